@@ -1,0 +1,235 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "mtree.h"
+
+struct cursor {
+	const char *p, *end;
+};
+
+/* Take the next NUL-terminated field; 0 when there is no NUL left. */
+static int next_field(struct cursor *c, struct mtree_str *out)
+{
+	const char *nul = memchr(c->p, '\0', (size_t)(c->end - c->p));
+
+	if (!nul)
+		return 0;
+	out->s = c->p;
+	out->len = (size_t)(nul - c->p);
+	c->p = nul + 1;
+	return 1;
+}
+
+static int is_hex_id(struct mtree_str id)
+{
+	size_t i;
+
+	if (id.len != 40 && id.len != 64)
+		return 0;
+	for (i = 0; i < id.len; i++)
+		if (!strchr("0123456789abcdef", id.s[i]) || !id.s[i])
+			return 0;
+	return 1;
+}
+
+/* Parse a decimal number of at most max; -1 when it is not one. */
+static long parse_count(struct mtree_str f, long max)
+{
+	long n = 0;
+	size_t i;
+
+	if (!f.len || f.len > 9)
+		return -1;
+	for (i = 0; i < f.len; i++) {
+		if (f.s[i] < '0' || f.s[i] > '9')
+			return -1;
+		n = n * 10 + (f.s[i] - '0');
+	}
+	return n <= max ? n : -1;
+}
+
+/* "<mode> <oid> <stage>\t<path>" */
+static int parse_entry(struct mtree_str f, struct mtree_entry *e)
+{
+	const char *p = f.s, *end = f.s + f.len;
+	unsigned mode = 0;
+	int digits = 0;
+
+	for (; p < end && *p >= '0' && *p <= '7'; p++, digits++)
+		mode = mode * 8 + (unsigned)(*p - '0');
+	if (digits != 6 || p == end || *p++ != ' ')
+		return -1;
+	e->mode = mode;
+	e->oid.s = p;
+	while (p < end && *p != ' ')
+		p++;
+	e->oid.len = (size_t)(p - e->oid.s);
+	if (!is_hex_id(e->oid) || end - p < 3 || p[0] != ' ' ||
+	    p[1] < '1' || p[1] > '3' || p[2] != '\t')
+		return -1;
+	e->stage = p[1] - '0';
+	e->path.s = p + 3;
+	e->path.len = (size_t)(end - e->path.s);
+	return e->path.len ? 0 : -1;
+}
+
+static int grow(void **arr, size_t nr, size_t *alloc, size_t size)
+{
+	void *p;
+	size_t n;
+
+	if (nr < *alloc)
+		return 0;
+	n = *alloc ? *alloc * 2 : 8;
+	if (n > (size_t)-1 / size)
+		return -1;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*alloc = n;
+	return 0;
+}
+
+static int parse_messages(struct cursor *c, struct mtree_result *res,
+			  const char **err)
+{
+	size_t alloc = 0;
+
+	if (!memchr(c->p, '\0', (size_t)(c->end - c->p))) {
+		/* git 2.38: one free-form block, no NUL anywhere in it */
+		res->freeform.s = c->p;
+		res->freeform.len = (size_t)(c->end - c->p);
+		c->p = c->end;
+		return 0;
+	}
+	while (c->p < c->end) {
+		struct mtree_message *m;
+		struct mtree_str f;
+		long n, i;
+
+		if (grow((void **)&res->messages, res->nr_messages, &alloc,
+			 sizeof(*res->messages))) {
+			*err = "out of memory";
+			return -1;
+		}
+		m = &res->messages[res->nr_messages];
+		memset(m, 0, sizeof(*m));
+		if (!next_field(c, &f) ||
+		    (n = parse_count(f, (long)(c->end - c->p))) < 0) {
+			*err = "bad path count in a message record";
+			return -1;
+		}
+		res->nr_messages++;
+		if (n) {
+			m->paths = calloc((size_t)n, sizeof(*m->paths));
+			if (!m->paths) {
+				*err = "out of memory";
+				return -1;
+			}
+		}
+		for (i = 0; i < n; i++, m->nr_paths++)
+			if (!next_field(c, &m->paths[i])) {
+				*err = "truncated path list in a message record";
+				return -1;
+			}
+		if (!next_field(c, &m->type) || !next_field(c, &m->text)) {
+			*err = "truncated message record";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
+		const char **err)
+{
+	struct cursor c = { buf, buf + len };
+	struct mtree_str f;
+	size_t alloc = 0;
+	const char *dummy;
+
+	if (!err)
+		err = &dummy;
+	memset(res, 0, sizeof(*res));
+	if (!buf || !next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
+		*err = "no tree id at the start";
+		goto fail;
+	}
+	while (c.p < c.end) {
+		if (!next_field(&c, &f)) {
+			*err = "conflicted file info not ended by NUL";
+			goto fail;
+		}
+		if (!f.len) {
+			if (parse_messages(&c, res, err))
+				goto fail;
+			break;
+		}
+		if (grow((void **)&res->entries, res->nr_entries, &alloc,
+			 sizeof(*res->entries))) {
+			*err = "out of memory";
+			goto fail;
+		}
+		if (parse_entry(f, &res->entries[res->nr_entries])) {
+			*err = "malformed conflicted file info entry";
+			goto fail;
+		}
+		res->nr_entries++;
+	}
+	return 0;
+fail:
+	mtree_release(res);
+	return -1;
+}
+
+void mtree_release(struct mtree_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->nr_messages; i++)
+		free(res->messages[i].paths);
+	free(res->messages);
+	free(res->entries);
+	memset(res, 0, sizeof(*res));
+}
+
+static int starts_with(struct mtree_str s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return s.len >= n && !memcmp(s.s, prefix, n);
+}
+
+int mtree_is_conflict(const struct mtree_message *msg)
+{
+	return starts_with(msg->type, "CONFLICT");
+}
+
+/* The word in "CONFLICT (word)..." or "CONFLICT(word)...". */
+static struct mtree_str paren_word(struct mtree_str s)
+{
+	struct mtree_str w = { NULL, 0 };
+	const char *p, *end = s.s + s.len, *close;
+
+	if (!starts_with(s, "CONFLICT"))
+		return w;
+	p = s.s + strlen("CONFLICT");
+	if (p < end && *p == ' ')
+		p++;
+	if (p == end || *p != '(')
+		return w;
+	close = memchr(p, ')', (size_t)(end - p));
+	if (!close || close == p + 1)
+		return w;
+	w.s = p + 1;
+	w.len = (size_t)(close - w.s);
+	return w;
+}
+
+struct mtree_str mtree_conflict_label(const struct mtree_message *msg)
+{
+	struct mtree_str w = paren_word(msg->text);
+
+	return w.len ? w : paren_word(msg->type);
+}

@@ -1,0 +1,79 @@
+#ifndef MTREE_H
+#define MTREE_H
+
+#include <stddef.h>
+
+/*
+ * Parser for the output of
+ *
+ *	git merge-tree --write-tree -z --messages <branch1> <branch2>
+ *
+ * as git-merge-tree(1) specifies it: the toplevel tree id and a NUL;
+ * for a conflicted merge, the "conflicted file info" entries
+ * ("<mode> <oid> <stage>\t<path>", each ended by NUL); then, when there
+ * are messages, a NUL that opens the messages section.  Since git 2.39
+ * that section is a sequence of records
+ *
+ *	<n>NUL<path1>NUL...<pathN>NUL<type>NUL<message>NUL
+ *
+ * and in git 2.38 one free-form block of text without any NUL.
+ *
+ * mtree_parse() is a pure function over bytes: no I/O, no global state,
+ * no assumption that the buffer is NUL-terminated.  Every string in the
+ * result points into the caller's buffer, with its length beside it, so
+ * the buffer must outlive the result.
+ */
+
+struct mtree_str {
+	const char *s;
+	size_t len;
+};
+
+struct mtree_entry {			/* one conflicted-file-info entry */
+	unsigned mode;
+	struct mtree_str oid;
+	int stage;			/* 1, 2 or 3 */
+	struct mtree_str path;
+};
+
+struct mtree_message {			/* one record of the messages */
+	struct mtree_str *paths;
+	size_t nr_paths;
+	struct mtree_str type;		/* "Auto-merging", "CONFLICT (contents)", ... */
+	struct mtree_str text;
+};
+
+struct mtree_result {
+	struct mtree_str tree;		/* hex id of the merged toplevel tree */
+	struct mtree_entry *entries;
+	size_t nr_entries;
+	struct mtree_message *messages;
+	size_t nr_messages;
+	struct mtree_str freeform;	/* git 2.38's messages block, or empty */
+};
+
+#define MTREE_RESULT_INIT { { NULL, 0 }, NULL, 0, NULL, 0, { NULL, 0 } }
+
+/*
+ * Parse len bytes at buf into *res.  Returns 0 on success; on malformed
+ * input returns -1, leaves *res empty and points *err (when err is not
+ * NULL) at a static description of what was wrong.
+ */
+int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
+		const char **err);
+
+/* Free what mtree_parse() allocated; *res is then empty again. */
+void mtree_release(struct mtree_result *res);
+
+/* Does this message record report a conflict (its type says CONFLICT)? */
+int mtree_is_conflict(const struct mtree_message *msg);
+
+/*
+ * The short conflict label of a record, such as "content", "add/add",
+ * "modify/delete" or "binary": the parenthesised word of its message
+ * when that starts with "CONFLICT (", else that of its type.  Empty when
+ * neither has one.
+ */
+struct mtree_str mtree_conflict_label(const struct mtree_message *msg);
+
+#endif
