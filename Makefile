@@ -1,0 +1,55 @@
+# git-clean-diffstat: make, make test, make install, make demo
+VERSION = 1.0
+
+prefix = /usr/local
+bindir = $(prefix)/bin
+mandir = $(prefix)/share/man
+man1dir = $(mandir)/man1
+
+CC = cc
+CFLAGS = -O2 -g
+WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifdef DEVELOPER
+WARNINGS += -Werror -Wpedantic -Wformat=2 -Wcast-align -Wwrite-strings \
+	-Wold-style-definition -Wvla -Wdeclaration-after-statement \
+	-Wno-format-nonliteral
+endif
+ifdef SANITIZE
+CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) \
+	-DVERSION='"$(VERSION)"'
+
+LIB_OBJS = lib/mtree.o lib/options.o lib/quarantine.o lib/quote.o \
+	lib/report.o lib/run.o lib/signals.o lib/strbuf.o lib/strvec.o \
+	lib/usage.o
+OBJS = git-clean-diffstat.o $(LIB_OBJS)
+PROGRAM = git-clean-diffstat
+MANPAGE = Documentation/git-clean-diffstat.1
+
+all: $(PROGRAM)
+
+$(PROGRAM): $(OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
+
+%.o: %.c $(wildcard lib/*.h) GIT-CFLAGS
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# Rebuild everything when the flags change (DEVELOPER=1, SANITIZE=...).
+GIT-CFLAGS: FORCE
+	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
+		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' >$@
+
+install: $(PROGRAM)
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
+	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
+	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
+
+test: $(PROGRAM)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats t
+
+clean:
+	rm -f $(PROGRAM) $(OBJS) GIT-CFLAGS
+
+.PHONY: all install test clean FORCE

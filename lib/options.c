@@ -1,0 +1,209 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "usage.h"
+
+#ifndef VERSION
+#define VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+"usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
+"\n"
+"    --allow-unrelated-histories\n"
+"                          allow merging histories without a common ancestor\n"
+"    -h                    show this help and exit\n"
+"    --help                show the manual page\n"
+"    --version             show the version and exit\n"
+"    --end-of-options      take every later argument as a revision\n"
+"\n"
+"<diff-options> are those of git diff (default: -C --stat --summary);\n"
+"an output format option replaces --stat --summary.\n";
+
+NORETURN static void usage_error(const char *fmt, const char *arg)
+{
+	fputs("error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n", stderr);
+	fputs(usage_text, stderr);
+	exit(129);
+}
+
+enum arg { NOARG, OPTARG, REQARG };
+
+struct diff_option {
+	const char *name;		/* long name, or one letter */
+	enum arg arg;
+	unsigned format : 1;		/* picks the output format */
+	unsigned negatable : 1;		/* --no-<name> exists too */
+};
+
+/*
+ * The options of git diff (diff.c's parseopts as of git 2.38/2.39) that
+ * make sense for a diff of two trees.  Left out on purpose: --check,
+ * --exit-code and --quiet (they change the exit status, which here
+ * tells of conflicts), --follow (one path in a log) and the
+ * --ita-*-in-index options (no index is involved).
+ */
+static const struct diff_option diff_options[] = {
+	/* output format */
+	{ "p", NOARG, 1, 0 }, { "patch", NOARG, 1, 0 },
+	{ "s", NOARG, 1, 0 }, { "no-patch", NOARG, 1, 0 },
+	{ "u", NOARG, 1, 0 },
+	{ "U", OPTARG, 1, 0 }, { "unified", OPTARG, 1, 0 },
+	{ "raw", NOARG, 1, 0 },
+	{ "patch-with-raw", NOARG, 1, 0 }, { "patch-with-stat", NOARG, 1, 0 },
+	{ "numstat", NOARG, 1, 0 }, { "shortstat", NOARG, 1, 0 },
+	{ "X", OPTARG, 1, 0 }, { "dirstat", OPTARG, 1, 0 },
+	{ "cumulative", NOARG, 1, 0 }, { "dirstat-by-file", OPTARG, 1, 0 },
+	{ "summary", NOARG, 1, 0 },
+	{ "name-only", NOARG, 1, 0 }, { "name-status", NOARG, 1, 0 },
+	{ "stat", OPTARG, 1, 0 },
+	{ "stat-width", REQARG, 1, 0 }, { "stat-name-width", REQARG, 1, 0 },
+	{ "stat-graph-width", REQARG, 1, 0 }, { "stat-count", REQARG, 1, 0 },
+	{ "compact-summary", NOARG, 1, 1 },
+	{ "binary", NOARG, 1, 0 },
+	/* how the output looks */
+	{ "W", NOARG, 0, 0 }, { "function-context", NOARG, 0, 1 },
+	{ "full-index", NOARG, 0, 1 }, { "color", OPTARG, 0, 1 },
+	{ "ws-error-highlight", REQARG, 0, 0 },
+	{ "z", NOARG, 0, 0 }, { "abbrev", OPTARG, 0, 1 },
+	{ "src-prefix", REQARG, 0, 0 }, { "dst-prefix", REQARG, 0, 0 },
+	{ "line-prefix", REQARG, 0, 0 }, { "no-prefix", NOARG, 0, 0 },
+	{ "inter-hunk-context", REQARG, 0, 0 },
+	{ "output-indicator-new", REQARG, 0, 0 },
+	{ "output-indicator-old", REQARG, 0, 0 },
+	{ "output-indicator-context", REQARG, 0, 0 },
+	{ "output", REQARG, 0, 0 },
+	/* renames and copies */
+	{ "B", OPTARG, 0, 0 }, { "break-rewrites", OPTARG, 0, 0 },
+	{ "M", OPTARG, 0, 0 }, { "find-renames", OPTARG, 0, 0 },
+	{ "D", NOARG, 0, 0 }, { "irreversible-delete", NOARG, 0, 0 },
+	{ "C", OPTARG, 0, 0 }, { "find-copies", OPTARG, 0, 0 },
+	{ "find-copies-harder", NOARG, 0, 1 }, { "no-renames", NOARG, 0, 0 },
+	{ "rename-empty", NOARG, 0, 1 }, { "l", REQARG, 0, 0 },
+	/* the diff algorithm */
+	{ "minimal", NOARG, 0, 1 },
+	{ "w", NOARG, 0, 0 }, { "ignore-all-space", NOARG, 0, 0 },
+	{ "b", NOARG, 0, 0 }, { "ignore-space-change", NOARG, 0, 0 },
+	{ "ignore-space-at-eol", NOARG, 0, 0 },
+	{ "ignore-cr-at-eol", NOARG, 0, 0 },
+	{ "ignore-blank-lines", NOARG, 0, 0 },
+	{ "I", REQARG, 0, 0 }, { "ignore-matching-lines", REQARG, 0, 1 },
+	{ "indent-heuristic", NOARG, 0, 1 },
+	{ "patience", NOARG, 0, 0 }, { "histogram", NOARG, 0, 0 },
+	{ "diff-algorithm", REQARG, 0, 0 }, { "anchored", REQARG, 0, 0 },
+	{ "word-diff", OPTARG, 0, 0 }, { "word-diff-regex", REQARG, 0, 0 },
+	{ "color-words", OPTARG, 0, 0 },
+	{ "color-moved", OPTARG, 0, 1 }, { "color-moved-ws", REQARG, 0, 1 },
+	/* what is compared */
+	{ "relative", OPTARG, 0, 1 },
+	{ "a", NOARG, 0, 0 }, { "text", NOARG, 0, 1 },
+	{ "R", NOARG, 0, 0 },
+	{ "ext-diff", NOARG, 0, 1 }, { "textconv", NOARG, 0, 1 },
+	{ "ignore-submodules", OPTARG, 0, 0 }, { "submodule", OPTARG, 0, 0 },
+	{ "S", REQARG, 0, 0 }, { "G", REQARG, 0, 0 },
+	{ "pickaxe-all", NOARG, 0, 0 }, { "pickaxe-regex", NOARG, 0, 0 },
+	{ "O", REQARG, 0, 0 },
+	{ "rotate-to", REQARG, 0, 0 }, { "skip-to", REQARG, 0, 0 },
+	{ "find-object", REQARG, 0, 0 }, { "diff-filter", REQARG, 0, 0 },
+};
+
+/*
+ * Is arg one of git diff's options?  Returns its entry and sets *takes_next
+ * when its value is the next argument.
+ */
+static const struct diff_option *find_diff_option(const char *arg,
+						  int *takes_next)
+{
+	const char *name = arg + 1, *value = NULL;
+	size_t len, i;
+	int negated = 0;
+
+	*takes_next = 0;
+	if (arg[1] == '-') {
+		name = arg + 2;
+		value = strchr(name, '=');
+		len = value ? (size_t)(value - name) : strlen(name);
+		if (len > 3 && !strncmp(name, "no-", 3)) {
+			for (i = 0; i < sizeof(diff_options) / sizeof(*diff_options); i++)
+				if (strlen(diff_options[i].name) == len &&
+				    !strncmp(diff_options[i].name, name, len))
+					break;
+			if (i == sizeof(diff_options) / sizeof(*diff_options)) {
+				negated = 1;
+				name += 3;
+				len -= 3;
+			}
+		}
+		if (len < 2)
+			return NULL;
+	} else {
+		len = 1;
+		if (name[1])
+			value = name + 1;
+	}
+	for (i = 0; i < sizeof(diff_options) / sizeof(*diff_options); i++) {
+		const struct diff_option *o = &diff_options[i];
+
+		if (strlen(o->name) != len || strncmp(o->name, name, len))
+			continue;
+		if (negated)
+			return o->negatable && !value ? o : NULL;
+		if (o->arg == NOARG && value)
+			return NULL;
+		if (o->arg == REQARG && !value)
+			*takes_next = 1;
+		return o;
+	}
+	return NULL;
+}
+
+void parse_options(int argc, char **argv, struct options *opts)
+{
+	int i, nr_revs = 0, only_revs = 0;
+
+	memset(opts, 0, sizeof(*opts));
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		const struct diff_option *o;
+		int takes_next;
+
+		if (!strcmp(arg, "--")) {
+			opts->pathspec = argv + i + 1;
+			opts->nr_pathspec = argc - i - 1;
+			break;
+		}
+		if (only_revs || arg[0] != '-' || !arg[1]) {
+			if (arg[0] == '-' && !arg[1] && !only_revs)
+				usage_error("unknown option '%s'", arg);
+			if (nr_revs == 2)
+				usage_error("too many revisions%s", "");
+			opts->rev[nr_revs++] = arg;
+		} else if (!strcmp(arg, "--end-of-options")) {
+			only_revs = 1;
+		} else if (!strcmp(arg, "-h")) {
+			fputs(usage_text, stdout);
+			exit(129);
+		} else if (!strcmp(arg, "--help")) {
+			opts->help = 1;
+		} else if (!strcmp(arg, "--version")) {
+			printf("git-clean-diffstat version %s\n", VERSION);
+			exit(0);
+		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
+			opts->allow_unrelated = 1;
+		} else if ((o = find_diff_option(arg, &takes_next))) {
+			strvec_push(&opts->diff, arg);
+			if (takes_next) {
+				if (++i == argc)
+					usage_error("option '%s' needs a value", arg);
+				strvec_push(&opts->diff, argv[i]);
+			}
+			opts->diff_format |= o->format;
+		} else {
+			usage_error("unknown option '%s'", arg);
+		}
+	}
+}

@@ -1,0 +1,21 @@
+#ifndef REPORT_H
+#define REPORT_H
+
+#include "mtree.h"
+
+/*
+ * The warning for a conflicted merge, on stderr: which merge, that the
+ * diffstat counts of conflicted files include the conflict markers, and
+ * one line per conflicted path, indented by two spaces, with the kinds
+ * of conflict merge-tree reported for it:
+ *
+ *	warning: merging 'topic' into 'linus' conflicts; ...
+ *	  fs/foo.c (content)
+ *	  fs/bar.c (modify/delete)
+ *
+ * Paths are quoted as git quotes them; quote_high follows core.quotePath.
+ */
+void report_conflicts(const char *upstream, const char *head,
+		      const struct mtree_result *res, int quote_high);
+
+#endif
