@@ -49,7 +49,10 @@ install: $(PROGRAM)
 test: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats t
 
+demo: $(PROGRAM)
+	@sh t/demo.sh '$(CURDIR)'
+
 clean:
 	rm -f $(PROGRAM) $(OBJS) GIT-CFLAGS
 
-.PHONY: all install test clean FORCE
+.PHONY: all install test demo clean FORCE
