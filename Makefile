@@ -46,8 +46,9 @@ install: $(PROGRAM)
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
 
+TEST_FLAGS =
 test: $(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats t
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
 
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
