@@ -316,3 +316,98 @@ check() {
 		>"$BATS_TEST_TMPDIR/missing"
 	diff -u /dev/null "$BATS_TEST_TMPDIR/missing"
 }
+
+# zsh_check <command line>: zsh's completions for <command line>, with
+# zsh's _git and lib/completion/_git-clean-diffstat (found through
+# $fpath, as compinit finds it installed in $(zshcompdir)), are the lines
+# on stdin.  zsh completes only in its line editor, so an interactive
+# zsh -f runs on a pseudo-terminal (zsh/zpty), gets the line and a <TAB>,
+# and a compadd wrapper writes every match it is given to a file.
+zsh_check() {
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "zsh has no zsh/zpty"
+	# shellcheck disable=SC2016
+	[ -n "$(zsh -fc 'print -l ${^fpath}/_git(N)')" ] ||
+		skip "zsh's _git completion is not installed"
+	cat >"$BATS_TEST_TMPDIR/expect"
+	out=$BATS_TEST_TMPDIR/matches
+	zsh -f -s -- "$top/lib/completion" "$out" "$1" <<-'EOF' >"$BATS_TEST_TMPDIR/actual" 2>&1
+	dir=$1 out=$2 line=$3
+	zmodload zsh/zpty || exit 1
+	: >$out
+	zpty z TERM=dumb zsh -f -i
+	zpty -w z "PS1='' RPS1=''; unsetopt beep; fpath=(${(q)dir} \$fpath)"
+	zpty -w z "autoload -Uz compinit && compinit -u -D"
+	# a compadd that first writes down what it adds (unless a caller
+	# only asks it to filter with -O, -A or -D)
+	zpty -w z "compadd () { local -a m; if (( \${@[(I)-[OAD]]} )); then builtin compadd \"\$@\"; return; fi; builtin compadd -O m \"\$@\"; (( \$#m )) && print -rl -- \$m >>${(q)out}; builtin compadd \"\$@\"; }"
+	zpty -w z "comppostfuncs=( __done ); __done () { print -r -- ::done:: >>${(q)out}; }"
+	zpty -w -n z "$line"$'\t'
+	for i in {1..100}; do
+		grep -qx ::done:: $out && break
+		sleep 0.1
+	done
+	zpty -d z
+	grep -qx ::done:: $out || print "the completion did not finish"
+	grep -vx ::done:: $out | sort -u
+	EOF
+	diff -u "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "zsh: tool options complete" {
+	zsh_check "git clean-diffstat --ch" <<-'EOF'
+	--check
+	EOF
+	zsh_check "git clean-diffstat --allow-un" <<-'EOF'
+	--allow-unrelated-histories
+	EOF
+	zsh_check "git clean-diffstat main --allow-un" <<-'EOF'
+	--allow-unrelated-histories
+	EOF
+}
+
+@test "zsh: modes exclude one another, refused diff options are not offered" {
+	zsh_check "git clean-diffstat --check --ex" <<-'EOF'
+	--ext-diff
+	EOF
+	zsh_check "git clean-diffstat --exit" </dev/null
+	zsh_check "git clean-diffstat --end-of-options --ch" </dev/null
+}
+
+@test "zsh: <upstream> and <head> complete refs, nothing after them" {
+	zsh_check "git clean-diffstat ma" <<-'EOF'
+	main
+	maint
+	EOF
+	zsh_check "git clean-diffstat --stat main t" <<-'EOF'
+	topic
+	EOF
+	zsh_check "git clean-diffstat main topic " </dev/null
+}
+
+@test "zsh: after -- paths complete" {
+	zsh_check "git clean-diffstat main -- sr" <<-'EOF'
+	src
+	EOF
+}
+
+@test "zsh: --request-pull completes <start>, remote names, <end>" {
+	zsh_check "git clean-diffstat --request-pull main or" <<-'EOF'
+	origin
+	EOF
+	zsh_check "git clean-diffstat main --request-pull up" <<-'EOF'
+	upstream
+	EOF
+	zsh_check "git clean-diffstat --request-pull main origin t" <<-'EOF'
+	topic
+	EOF
+}
+
+@test "zsh: clean-diffstat is listed among git's commands" {
+	mkdir "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\n' >"$BATS_TEST_TMPDIR/bin/git-clean-diffstat"
+	chmod +x "$BATS_TEST_TMPDIR/bin/git-clean-diffstat"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH zsh_check "git clean-d" <<-'EOF'
+	clean-diffstat
+	EOF
+}
