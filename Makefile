@@ -5,6 +5,8 @@ prefix = /usr/local
 bindir = $(prefix)/bin
 mandir = $(prefix)/share/man
 man1dir = $(mandir)/man1
+bashcompdir = $(prefix)/share/bash-completion/completions
+zshcompdir = $(prefix)/share/zsh/site-functions
 
 CC = cc
 CFLAGS = -O2 -g
@@ -42,9 +44,14 @@ GIT-CFLAGS: FORCE
 		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' >$@
 
 install: $(PROGRAM)
-	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' \
+		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
+	install -m 644 lib/completion/git-clean-diffstat.bash \
+		'$(DESTDIR)$(bashcompdir)/git-clean-diffstat'
+	install -m 644 lib/completion/_git-clean-diffstat \
+		'$(DESTDIR)$(zshcompdir)/_git-clean-diffstat'
 
 TEST_FLAGS =
 test: $(PROGRAM)
