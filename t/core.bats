@@ -16,7 +16,8 @@ setup() {
 same_as_procedure() {
 	local upstream=$1 head=$2 opts=() paths=()
 	shift 2
-	procedure_diffstat "$upstream" "$head" "$@" >expect
+	local out=$BATS_TEST_TMPDIR
+	procedure_diffstat "$upstream" "$head" "$@" >"$out/expect"
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do
 		opts+=("$1")
 		shift
@@ -24,10 +25,10 @@ same_as_procedure() {
 	paths=("$@")
 	local status=0
 	git clean-diffstat "${opts[@]}" "$upstream" "$head" "${paths[@]}" \
-		>actual 2>stderr || status=$?
-	[ "$status" -eq 0 ] || { echo "exit $status: $(cat stderr)" >&2; return 1; }
-	test_cmp expect actual
-	[ ! -s stderr ] || { echo "stderr: $(cat stderr)" >&2; return 1; }
+		>"$out/actual" 2>"$out/stderr" || status=$?
+	[ "$status" -eq 0 ] || { echo "exit $status: $(cat "$out/stderr")" >&2; return 1; }
+	test_cmp "$out/expect" "$out/actual"
+	[ ! -s "$out/stderr" ] || { echo "stderr: $(cat "$out/stderr")" >&2; return 1; }
 	assert_no_tempdir
 }
 
@@ -47,7 +48,7 @@ same_as_procedure() {
 	same_as_procedure main topic
 	base=$(git merge-base main topic)
 	git diff -M --stat --summary "$base" topic >messy
-	run ! test_cmp messy expect
+	run ! test_cmp messy "$BATS_TEST_TMPDIR/expect"
 }
 
 @test "a criss-cross merge gives the procedure's diffstat" {
