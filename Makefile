@@ -5,6 +5,8 @@ prefix = /usr/local
 bindir = $(prefix)/bin
 mandir = $(prefix)/share/man
 man1dir = $(mandir)/man1
+bashcompdir = $(prefix)/share/bash-completion/completions
+zshcompdir = $(prefix)/share/zsh/site-functions
 
 CC = cc
 CFLAGS = -O2 -g
@@ -21,9 +23,9 @@ endif
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) \
 	-DVERSION='"$(VERSION)"'
 
-LIB_OBJS = lib/mtree.o lib/options.o lib/quarantine.o lib/quote.o \
-	lib/report.o lib/run.o lib/signals.o lib/strbuf.o lib/strvec.o \
-	lib/usage.o
+LIB_OBJS = lib/compare.o lib/merge.o lib/mtree.o lib/numstat.o lib/options.o \
+	lib/pullreq.o lib/quarantine.o lib/quote.o lib/report.o lib/run.o \
+	lib/signals.o lib/strbuf.o lib/strvec.o lib/usage.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1
@@ -42,14 +44,23 @@ GIT-CFLAGS: FORCE
 		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' >$@
 
 install: $(PROGRAM)
-	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)'
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' \
+		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
+	install -m 644 lib/completion/git-clean-diffstat.bash \
+		'$(DESTDIR)$(bashcompdir)/git-clean-diffstat'
+	install -m 644 lib/completion/_git-clean-diffstat \
+		'$(DESTDIR)$(zshcompdir)/_git-clean-diffstat'
 
+TEST_FLAGS =
 test: $(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats t
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
+
+demo: $(PROGRAM)
+	@sh t/demo.sh '$(CURDIR)'
 
 clean:
 	rm -f $(PROGRAM) $(OBJS) GIT-CFLAGS
 
-.PHONY: all install test clean FORCE
+.PHONY: all install test demo clean FORCE

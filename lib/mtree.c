@@ -144,7 +144,7 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
 		const char **err)
 {
-	struct cursor c = { buf, buf + len };
+	struct cursor c;
 	struct mtree_str f;
 	size_t alloc = 0;
 	const char *dummy;
@@ -152,7 +152,13 @@ int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
 	if (!err)
 		err = &dummy;
 	memset(res, 0, sizeof(*res));
-	if (!buf || !next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
+	if (!buf) {
+		*err = "no tree id at the start";
+		goto fail;
+	}
+	c.p = buf;
+	c.end = buf + len;
+	if (!next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
 		*err = "no tree id at the start";
 		goto fail;
 	}

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,11 @@
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
 "\n"
+"    --check               say whether git request-pull's diffstat is messy\n"
+"    --explain             show how git request-pull's diffstat differs\n"
+"    --porcelain           --explain, in a stable format for scripts\n"
+"    --request-pull [-p] <start> <url> [<end>]\n"
+"                          run git request-pull with the clean diffstat\n"
 "    --allow-unrelated-histories\n"
 "                          allow merging histories without a common ancestor\n"
 "    -h                    show this help and exit\n"
@@ -22,10 +28,14 @@ static const char usage_text[] =
 "<diff-options> are those of git diff (default: -C --stat --summary);\n"
 "an output format option replaces --stat --summary.\n";
 
-NORETURN static void usage_error(const char *fmt, const char *arg)
+NORETURN PRINTF(1, 2) static void usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("error: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\n", stderr);
 	fputs(usage_text, stderr);
 	exit(129);
@@ -161,9 +171,56 @@ static const struct diff_option *find_diff_option(const char *arg,
 	return NULL;
 }
 
+static void set_mode(struct options *opts, enum mode mode, const char *arg)
+{
+	static const char *mode_option;
+
+	if (opts->mode != MODE_DIFFSTAT && opts->mode != mode)
+		usage_error("options '%s' and '%s' cannot be used together",
+			    mode_option, arg);
+	opts->mode = mode;
+	mode_option = arg;
+}
+
+/* Sort out what the mode makes of the arguments that are no options. */
+static void check_mode(struct options *opts, const char **arg, int nr)
+{
+	size_t i, j;
+
+	if (opts->mode == MODE_REQUEST_PULL) {
+		/* -p is git request-pull's: the patch after the diffstat */
+		for (i = j = 0; i < opts->diff.nr; i++)
+			if (!strcmp(opts->diff.v[i], "-p")) {
+				opts->patch = 1;
+				free((char *)opts->diff.v[i]);
+			} else {
+				opts->diff.v[j++] = opts->diff.v[i];
+			}
+		opts->diff.nr = j;
+		if (opts->diff.v)
+			opts->diff.v[j] = NULL;
+		if (nr < 2)
+			usage_error("--request-pull needs <start> and <url>");
+		if (nr > 3)
+			usage_error("too many arguments for --request-pull");
+		opts->rev[0] = arg[0];
+		opts->url = arg[1];
+		opts->end = nr > 2 ? arg[2] : NULL;
+		return;
+	}
+	if (nr > 2)
+		usage_error("too many revisions");
+	opts->rev[0] = nr > 0 ? arg[0] : NULL;
+	opts->rev[1] = nr > 1 ? arg[1] : NULL;
+	if (opts->mode != MODE_DIFFSTAT && opts->diff_format)
+		usage_error("--check and --explain compare git request-pull's "
+			    "-M --stat --summary; drop the output format option");
+}
+
 void parse_options(int argc, char **argv, struct options *opts)
 {
-	int i, nr_revs = 0, only_revs = 0;
+	const char *positional[4];
+	int i, nr = 0, only_revs = 0;
 
 	memset(opts, 0, sizeof(*opts));
 	for (i = 1; i < argc; i++) {
@@ -179,9 +236,9 @@ void parse_options(int argc, char **argv, struct options *opts)
 		if (only_revs || arg[0] != '-' || !arg[1]) {
 			if (arg[0] == '-' && !arg[1] && !only_revs)
 				usage_error("unknown option '%s'", arg);
-			if (nr_revs == 2)
-				usage_error("too many revisions%s", "");
-			opts->rev[nr_revs++] = arg;
+			if (nr == 4)
+				usage_error("too many revisions");
+			positional[nr++] = arg;
 		} else if (!strcmp(arg, "--end-of-options")) {
 			only_revs = 1;
 		} else if (!strcmp(arg, "-h")) {
@@ -192,6 +249,15 @@ void parse_options(int argc, char **argv, struct options *opts)
 		} else if (!strcmp(arg, "--version")) {
 			printf("git-clean-diffstat version %s\n", VERSION);
 			exit(0);
+		} else if (!strcmp(arg, "--check")) {
+			set_mode(opts, MODE_CHECK, arg);
+		} else if (!strcmp(arg, "--explain")) {
+			set_mode(opts, MODE_EXPLAIN, arg);
+		} else if (!strcmp(arg, "--porcelain")) {
+			set_mode(opts, MODE_EXPLAIN, arg);
+			opts->porcelain = 1;
+		} else if (!strcmp(arg, "--request-pull")) {
+			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
 			opts->allow_unrelated = 1;
 		} else if ((o = find_diff_option(arg, &takes_next))) {
@@ -206,4 +272,29 @@ void parse_options(int argc, char **argv, struct options *opts)
 			usage_error("unknown option '%s'", arg);
 		}
 	}
+	check_mode(opts, positional, nr);
+}
+
+void diff_command(struct strvec *argv, const struct options *opts,
+		  const char *renames, const char *const *format,
+		  const char *from, const char *to)
+{
+	strvec_push(argv, "git");
+	strvec_push(argv, "--no-pager");
+	strvec_push(argv, "diff");
+	strvec_push(argv, renames);
+	if (format) {
+		for (; *format; format++)
+			strvec_push(argv, *format);
+	} else if (!opts->diff_format) {
+		strvec_push(argv, "--stat");
+		strvec_push(argv, "--summary");
+	}
+	strvec_pushv(argv, opts->diff.v, opts->diff.nr);
+	strvec_push(argv, "--end-of-options");
+	strvec_push(argv, from);
+	strvec_push(argv, to);
+	strvec_push(argv, "--");
+	strvec_pushv(argv, (const char *const *)opts->pathspec,
+		     (size_t)opts->nr_pathspec);
 }

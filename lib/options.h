@@ -17,10 +17,22 @@
  * on stderr and exits 129, as git does.
  */
 
+enum mode {
+	MODE_DIFFSTAT,			/* the clean diffstat */
+	MODE_CHECK,			/* --check: is request-pull's messy? */
+	MODE_EXPLAIN,			/* --explain: how do the two differ? */
+	MODE_REQUEST_PULL		/* --request-pull: request-pull, cleaned */
+};
+
 struct options {
+	enum mode mode;
+	int porcelain;			/* --porcelain: --explain for scripts */
 	struct strvec diff;		/* diff options, in the order given */
 	int diff_format;		/* one of them picks the output format */
 	const char *rev[2];		/* <upstream>, <head>; NULL: default */
+	const char *url;		/* --request-pull's <url> */
+	const char *end;		/* --request-pull's <end>, as given */
+	int patch;			/* --request-pull -p */
 	char **pathspec;		/* the arguments after "--" */
 	int nr_pathspec;
 	int allow_unrelated;		/* --allow-unrelated-histories */
@@ -28,5 +40,15 @@ struct options {
 };
 
 void parse_options(int argc, char **argv, struct options *opts);
+
+/*
+ * Push onto argv the command "git --no-pager diff" with renames ("-C",
+ * "-M"), then format (a NULL-terminated list) or, when format is NULL,
+ * "--stat --summary" unless the user chose a format, then the user's
+ * diff options, the two trees and the pathspecs.
+ */
+void diff_command(struct strvec *argv, const struct options *opts,
+		  const char *renames, const char *const *format,
+		  const char *from, const char *to);
 
 #endif

@@ -40,6 +40,12 @@ void quarantine_env(struct strvec *env, const char *objdir)
 	struct strbuf alt = STRBUF_INIT;
 
 	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s", dir.buf);
+	/*
+	 * As in receive-pack's quarantine: git then refuses every ref
+	 * update, so that nothing (a textconv cache, say) can make a ref
+	 * point to an object that goes away with this directory.
+	 */
+	strvec_pushf(env, "GIT_QUARANTINE_PATH=%s", dir.buf);
 	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
 	/* git splits this list at ':' and unquotes entries that start with '"' */
 	if (strchr(objdir, ':') || *objdir == '"')

@@ -10,7 +10,8 @@
  * quarantine_create() makes $TMPDIR/git-clean-diffstat.XXXXXX (TMPDIR
  * defaulting to /tmp) and arranges for it to be removed at exit and at
  * a fatal signal.  quarantine_env() pushes onto env the
- * GIT_OBJECT_DIRECTORY that sends new objects there and the
+ * GIT_OBJECT_DIRECTORY that sends new objects there, the
+ * GIT_QUARANTINE_PATH that forbids ref updates, and the
  * GIT_ALTERNATE_OBJECT_DIRECTORIES that keep the repository's own
  * objects (objdir, an absolute path) and any alternates already named
  * in our environment readable.  quarantine_remove() may be called at

@@ -4,7 +4,21 @@
 
 #include "quote.h"
 #include "report.h"
+#include "run.h"
 #include "strbuf.h"
+
+int quote_path_config(void)
+{
+	const char *argv[] = { "git", "config", "--type=bool",
+			       "--default=true", "core.quotepath", NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int quote = run_git(argv, NULL, &out, &err) ||
+		    strcmp(out.buf, "false\n");
+
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return quote;
+}
 
 struct label {				/* a path and one kind of conflict */
 	struct mtree_str path, kind;
@@ -88,17 +102,17 @@ static const char *kind_from_stages(unsigned stages)
 	}
 }
 
-static void print_path(struct mtree_str path, const struct label *l,
-		       size_t nr, unsigned stages, int quote_high)
+static void add_path(struct strbuf *line, struct mtree_str path,
+		     const struct label *l, size_t nr, unsigned stages,
+		     int quote_high)
 {
-	struct strbuf line = STRBUF_INIT;
 	const struct label *p = find(l, nr, path), *q;
 
-	strbuf_addstr(&line, "  ");
-	quote_c_style(&line, path.s, path.len, quote_high);
-	strbuf_addstr(&line, " (");
+	strbuf_addstr(line, "  ");
+	quote_c_style(line, path.s, path.len, quote_high);
+	strbuf_addstr(line, " (");
 	if (!p)
-		strbuf_addstr(&line, kind_from_stages(stages));
+		strbuf_addstr(line, kind_from_stages(stages));
 	for (q = p; q && q < l + nr && !cmp_str(q->path, path); q++) {
 		const struct label *seen;
 
@@ -108,12 +122,10 @@ static void print_path(struct mtree_str path, const struct label *l,
 		if (seen < q)
 			continue;
 		if (q != p)
-			strbuf_addstr(&line, ", ");
-		strbuf_add(&line, q->kind.s, q->kind.len);
+			strbuf_addstr(line, ", ");
+		strbuf_add(line, q->kind.s, q->kind.len);
 	}
-	strbuf_addstr(&line, ")\n");
-	fputs(line.buf, stderr);
-	strbuf_release(&line);
+	strbuf_addstr(line, ")\n");
 }
 
 struct item {				/* a conflicted path */
@@ -128,9 +140,9 @@ static int cmp_item(const void *va, const void *vb)
 	return cmp_str(a->path, b->path);
 }
 
-void report_conflicts(const char *upstream, const char *head,
-		      const struct mtree_result *res, int quote_high)
+void conflict_lines(struct strbuf *sb, const struct mtree_result *res)
 {
+	int quote_high = quote_path_config();
 	size_t nr, n = 0, i, j;
 	struct label *l = collect(res, &nr);
 	struct item *item = xmalloc((res->nr_entries + res->nr_messages + 1) *
@@ -154,17 +166,27 @@ void report_conflicts(const char *upstream, const char *head,
 	if (n)
 		qsort(item, n, sizeof(*item), cmp_item);
 
-	fprintf(stderr, "warning: merging '%s' into '%s' conflicts; the "
-		"counts of conflicted files include conflict markers:\n",
-		head, upstream);
 	for (i = 0; i < n; i = j) {
 		unsigned stages = 0;
 
 		for (j = i; j < n && !cmp_str(item[j].path, item[i].path); j++)
 			stages |= item[j].stages;
-		print_path(item[i].path, l, nr, stages, quote_high);
+		add_path(sb, item[i].path, l, nr, stages, quote_high);
 	}
-	fflush(stderr);
 	free(item);
 	free(l);
+}
+
+void report_conflicts(const char *upstream, const char *head,
+		      const struct mtree_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts; the "
+		    "counts of conflicted files include conflict markers:\n",
+		    head, upstream);
+	conflict_lines(&sb, res);
+	fputs(sb.buf, stderr);
+	fflush(stderr);
+	strbuf_release(&sb);
 }

@@ -2,6 +2,7 @@
 #define REPORT_H
 
 #include "mtree.h"
+#include "strbuf.h"
 
 /*
  * The warning for a conflicted merge, on stderr: which merge, that the
@@ -13,9 +14,14 @@
  *	  fs/foo.c (content)
  *	  fs/bar.c (modify/delete)
  *
- * Paths are quoted as git quotes them; quote_high follows core.quotePath.
+ * Paths are quoted as git quotes them, after core.quotePath.
+ * conflict_lines() adds just the lines of paths to sb.
  */
 void report_conflicts(const char *upstream, const char *head,
-		      const struct mtree_result *res, int quote_high);
+		      const struct mtree_result *res);
+void conflict_lines(struct strbuf *sb, const struct mtree_result *res);
+
+/* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
+int quote_path_config(void);
 
 #endif

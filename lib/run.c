@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -173,6 +174,29 @@ int run_git(const char **argv, const char **env,
 	if (WIFSIGNALED(status))
 		return -WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+/* Pass on what git said and stop as it would. */
+void die_with_git(const char *what, int status,
+				  const struct strbuf *err)
+{
+	if (err->len) {
+		fwrite(err->buf, 1, err->len, stderr);
+		if (err->buf[err->len - 1] != '\n')
+			fputc('\n', stderr);
+		exit(128);
+	}
+	die("%s failed (%s)", what, run_describe(status));
+}
+
+void run_git_or_die(const char **argv, const char **env, struct strbuf *out)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = run_git(argv, env, out, &err);
+
+	if (rc)
+		die_with_git(argv[1], rc, &err);
+	strbuf_release(&err);
 }
 
 const char *run_describe(int status)

@@ -22,6 +22,16 @@
 int run_git(const char **argv, const char **env,
 	    struct strbuf *out, struct strbuf *err);
 
+/*
+ * Stop because a git command failed: pass on what it said on stderr
+ * (err), or say that it failed and how, and exit 128 as git would.
+ */
+NORETURN void die_with_git(const char *what, int status,
+			   const struct strbuf *err);
+
+/* run_git() for a command that must succeed: else die_with_git(). */
+void run_git_or_die(const char **argv, const char **env, struct strbuf *out);
+
 /* Describe a status of run_git() for a message: "exit code 3", "signal 9". */
 const char *run_describe(int status);
 

@@ -1,0 +1,89 @@
+/*
+ * libFuzzer target for mtree_parse(): parse the input as
+ * `git merge-tree --write-tree -z --messages` output and, when that
+ * succeeds, touch every byte of every string the result points at, so
+ * that ASan catches any string that strays outside the input.
+ *
+ * The input is copied into a buffer of exactly its size first: the
+ * parser must not assume a terminating NUL, and an exact-size heap
+ * block makes a one-past-the-end read a reported overflow.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/mtree.h"
+
+static volatile unsigned char sink;
+
+/* Check that s lies inside [buf, buf + len) and read all of it. */
+static void walk(struct mtree_str s, const char *buf, size_t len)
+{
+	size_t i;
+
+	if (!s.len)
+		return;
+	if (!s.s || s.s < buf || s.len > len ||
+	    (size_t)(s.s - buf) > len - s.len)
+		abort();
+	for (i = 0; i < s.len; i++)
+		sink ^= (unsigned char)s.s[i];
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct mtree_result res = MTREE_RESULT_INIT;
+	const char *err = NULL;
+	char *buf;
+	size_t i, j;
+
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return 0;
+	if (size)
+		memcpy(buf, data, size);
+
+	if (mtree_parse(buf, size, &res, &err)) {
+		/* failure: a message, and nothing left allocated */
+		if (!err || res.entries || res.messages || res.nr_entries ||
+		    res.nr_messages)
+			abort();
+		free(buf);
+		return 0;
+	}
+
+	walk(res.tree, buf, size);
+	walk(res.freeform, buf, size);
+	if (res.nr_entries && !res.entries)
+		abort();
+	for (i = 0; i < res.nr_entries; i++) {
+		const struct mtree_entry *e = &res.entries[i];
+
+		if (e->stage < 1 || e->stage > 3)
+			abort();
+		walk(e->oid, buf, size);
+		walk(e->path, buf, size);
+	}
+	if (res.nr_messages && !res.messages)
+		abort();
+	for (i = 0; i < res.nr_messages; i++) {
+		const struct mtree_message *m = &res.messages[i];
+		struct mtree_str label;
+
+		if (m->nr_paths && !m->paths)
+			abort();
+		for (j = 0; j < m->nr_paths; j++)
+			walk(m->paths[j], buf, size);
+		walk(m->type, buf, size);
+		walk(m->text, buf, size);
+		sink ^= (unsigned char)mtree_is_conflict(m);
+		label = mtree_conflict_label(m);
+		walk(label, buf, size);
+	}
+
+	mtree_release(&res);
+	if (res.entries || res.messages || res.nr_entries || res.nr_messages)
+		abort();
+	free(buf);
+	return 0;
+}
