@@ -94,6 +94,10 @@ for my $p (@pairs) {
 			fmt($s[0]), fmt($s[-1]), scalar @s, $o;
 	}
 	print "\n";
+	if (-s "$out/pair$p.decompose") {
+		print "Where the tool's time over the floor goes (bench/decompose.perl: interleaved, no shell):\n\n";
+		print "```\n", slurp("$out/pair$p.decompose"), "```\n\n";
+	}
 	my %ra = (
 		'1/2a' => ratio($med{tool}, $med{'floor-diff-tree'}),
 		'1/2b' => ratio($med{tool}, $med{'floor-git-diff'}),
