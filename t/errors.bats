@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Every bad input: one clear message, the exit status git would give,
-# shellcheck disable=SC2030,SC2031  # each @test is a subshell: PATH is meant to be local
 # nothing written anywhere.
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: PATH is local
 
 load test_helper
 load lib/histories
