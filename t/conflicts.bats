@@ -141,7 +141,7 @@ warning() {
 	name=$(printf 'caf\303\251 "x".c')
 	on main sh -c "echo main >'$name'"
 	on topic sh -c "echo topic >'$name'"
-	{ warning; echo '  "caf\303\251 \"x\".c" (add/add)'; } >../expect-stderr
+	{ warning; printf '%s\n' '  "caf\303\251 \"x\".c" (add/add)'; } >../expect-stderr
 	conflicts_as_expected
 	git config core.quotePath false
 	{ warning; printf '  "caf\303\251 \\"x\\".c" (add/add)\n'; } >../expect-stderr
