@@ -2,6 +2,7 @@
 # The tool never changes a repository: refs, reflogs, index, working
 # tree, config and objects are byte for byte as they were, in every kind
 # of repository, and no quarantine is left behind whatever happens.
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its exports are local
 
 load test_helper
 load lib/histories
