@@ -77,8 +77,11 @@ int main(int argc, char **argv)
 		execlp("git", "git", "help", "clean-diffstat", (char *)NULL);
 		die_errno("cannot run git help");
 	}
-	if (opts.mode == MODE_REQUEST_PULL)
-		return request_pull(&opts);
+	if (opts.mode == MODE_REQUEST_PULL) {
+		status = request_pull(&opts);
+		strvec_clear(&opts.diff);
+		return status;
+	}
 
 	merge_init(&m, opts.rev[0], opts.rev[1], opts.allow_unrelated);
 	merge_resolve(&m);

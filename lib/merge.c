@@ -63,14 +63,16 @@ static int split_lines(struct strbuf *sb, char **line, int max)
  */
 NORETURN static void die_unresolved(const struct merge *m)
 {
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	/* static: still reachable when die() exits, for leak checkers */
+	static struct strbuf spec = STRBUF_INIT, out = STRBUF_INIT,
+			     err = STRBUF_INIT;
 	int i, rc;
 
 	for (i = 0; i < 2; i++) {
 		const char *argv[] = { "git", "rev-parse", "--verify", "-q",
 				 "--end-of-options", NULL, NULL };
-		struct strbuf spec = STRBUF_INIT;
 
+		strbuf_reset(&spec);
 		strbuf_addf(&spec, "%s^{commit}", m->name[i]);
 		argv[5] = spec.buf;
 		strbuf_reset(&out);

@@ -4,21 +4,15 @@
 # lint-clean, and every option `git-clean-diffstat -h` lists is described
 # in both the man page and the README.
 #
-# Self-contained on purpose: it needs only bats, groff and the built
-# ./git-clean-diffstat (`make`), none of the other t/ helpers.
+# It needs groff and the built ./git-clean-diffstat (`make`).
+
+load test_helper
 
 setup() {
-	top=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-	bin=${GIT_CLEAN_DIFFSTAT:-$top/git-clean-diffstat}
-	manpage=$top/Documentation/git-clean-diffstat.1
-	readme=$top/README
-
-	# an isolated world, as every test in t/ has
-	export HOME=$BATS_TEST_TMPDIR/home
-	mkdir -p "$HOME"
-	export GIT_CONFIG_NOSYSTEM=1
-	unset GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT
-	export LC_ALL=C
+	setup_world
+	bin=${GIT_CLEAN_DIFFSTAT:-$TOP/git-clean-diffstat}
+	manpage=$TOP/Documentation/git-clean-diffstat.1
+	readme=$TOP/README
 }
 
 # Print the option names `-h` lists, one a line: "-h", "--version", ...
@@ -27,7 +21,7 @@ setup() {
 # "-x" and "--long".
 usage_options() {
 	local out
-	out=$("$bin" -h 2>&1)
+	out=$("$bin" -h 2>&1) || :	# -h exits 129
 	printf '%s\n' "$out" |
 	sed -n 's/^[[:space:]]\{1,\}\(-[^[:space:]].*\)$/\1/p' |
 	sed 's/  .*//' |
@@ -74,7 +68,7 @@ man_text() {
 
 @test "every option -h lists is in the man page" {
 	[ -x "$bin" ] || { echo "no $bin: run make first" >&2; false; }
-	local opt missing= text
+	local opt missing='' text
 	text=$(man_text)
 	for opt in $(usage_options); do
 		printf '%s\n' "$text" | mentions "$opt" || missing="$missing $opt"
@@ -84,7 +78,7 @@ man_text() {
 
 @test "every option -h lists is in the README" {
 	[ -x "$bin" ] || { echo "no $bin: run make first" >&2; false; }
-	local opt missing=
+	local opt missing=''
 	for opt in $(usage_options); do
 		mentions "$opt" <"$readme" || missing="$missing $opt"
 	done
