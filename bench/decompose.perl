@@ -75,7 +75,10 @@ my %v = (
 my @order = ('tool via git', 'tool direct', 'floor', 'floor -z --messages', '+ rev-parse',
 	'+ quarantine removal');
 my %t;
-$v{$_}->() for @order;    # warm up
+for my $name (@order) {    # warm up
+	my $left = $v{$name}->();
+	remove_tree($left) if $left;
+}
 for my $r (1 .. $runs) {
 	my @o = $r % 2 ? @order : reverse @order;
 	for my $name (@o) {
