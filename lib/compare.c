@@ -242,6 +242,7 @@ enum side { ONLY_MESSY, DIFFER, ONLY_CLEAN };
 
 struct row {
 	enum side side;
+	const struct numstat_file *file;	/* messy, or else clean */
 	const struct numstat_file *messy, *clean;
 	int base;			/* ONLY_MESSY: index of a merge base, or -1 */
 };
@@ -260,7 +261,7 @@ static void print_human(const struct merge *m, const struct strvec *desc,
 	int side;
 
 	for (i = 0; i < nr; i++) {
-		const struct numstat_file *f = row[i].messy ? row[i].messy : row[i].clean;
+		const struct numstat_file *f = row[i].file;
 		size_t before = sb.len;
 
 		quote_c_style(&sb, f->path, f->path_len, quote_high);
@@ -283,7 +284,7 @@ static void print_human(const struct merge *m, const struct strvec *desc,
 
 		for (i = 0; i < nr; i++) {
 			const struct row *r = &row[i];
-			const struct numstat_file *f = r->messy ? r->messy : r->clean;
+			const struct numstat_file *f = r->file;
 			size_t before;
 
 			if ((int)r->side != side)
@@ -351,7 +352,6 @@ static void print_porcelain(const struct strvec *base,
 	add_porcelain_total(&sb, "clean", clean);
 	for (i = 0; i < nr; i++) {
 		const struct row *r = &row[i];
-		const struct numstat_file *f = r->messy ? r->messy : r->clean;
 
 		strbuf_addstr(&sb, tag[r->side]);
 		if (r->messy)
@@ -361,7 +361,7 @@ static void print_porcelain(const struct strvec *base,
 		if (r->side == ONLY_MESSY)
 			strbuf_addf(&sb, " %s", r->base > 0 ? base->v[r->base] : "-");
 		strbuf_addch(&sb, ' ');
-		quote_c_style(&sb, f->path, f->path_len, 1);
+		quote_c_style(&sb, r->file->path, r->file->path_len, 1);
 		strbuf_addch(&sb, '\n');
 	}
 	fputs(sb.buf, stdout);
@@ -403,17 +403,17 @@ int compare_explain(const struct merge *m, const struct options *opts)
 		memset(r, 0, sizeof(*r));
 		if (c < 0) {
 			r->side = ONLY_MESSY;
-			r->messy = a;
+			r->file = r->messy = a;
 			r->base = brought_in_by(changed, base.nr - 1, a);
 			nr++, i++;
 		} else if (c > 0) {
 			r->side = ONLY_CLEAN;
-			r->clean = b;
+			r->file = r->clean = b;
 			nr++, j++;
 		} else {
 			if (!same_counts(a, b)) {
 				r->side = DIFFER;
-				r->messy = a;
+				r->file = r->messy = a;
 				r->clean = b;
 				nr++;
 			}
