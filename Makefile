@@ -70,10 +70,54 @@ valgrind: $(PROGRAM)
 	chmod +x t/valgrind/$(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' bats $(TEST_FLAGS) t
 
+# Static analysis: cppcheck, clang-tidy (.clang-tidy) and shellcheck,
+# all of which must be silent.
+C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
+	t/fuzz/numstat-fuzzer.c
+SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus bench/run bench/make-repo
+BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
+lint:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--std=c11 -D_POSIX_C_SOURCE=200809L $(C_SOURCES)
+	clang-tidy --quiet $(C_SOURCES) -- -std=c11 -D_POSIX_C_SOURCE=200809L
+	shellcheck $(SHELL_SCRIPTS)
+	shellcheck -s bash $(BASH_SOURCES)
+
+# Fuzzing the parsers of git's output with libFuzzer (clang).  fuzz-run
+# runs each for FUZZ_SECONDS on its corpus; a crash lands in the corpus
+# as crash-*, to be kept there as a regression input.  fuzz-regress runs
+# every kept input once.
+FUZZ_CC = clang
+FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS = 60
+FUZZERS = t/fuzz/mtree-fuzzer t/fuzz/numstat-fuzzer
+
+fuzz: $(FUZZERS)
+
+t/fuzz/mtree-fuzzer: t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/mtree-fuzzer.c lib/mtree.c
+
+t/fuzz/numstat-fuzzer: t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
+
+fuzz-run: fuzz
+	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
+	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
+		t/fuzz/work/mtree t/fuzz/corpus
+	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-artifact_prefix=t/fuzz/numstat-corpus/ \
+		t/fuzz/work/numstat t/fuzz/numstat-corpus
+
+fuzz-regress: fuzz
+	t/fuzz/mtree-fuzzer -runs=0 t/fuzz/corpus
+	t/fuzz/numstat-fuzzer -runs=0 t/fuzz/numstat-corpus
+
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
 clean:
-	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind
+	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install test valgrind demo clean FORCE
+.PHONY: all install test lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
