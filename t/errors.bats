@@ -120,20 +120,12 @@ hint: deepen it with 'git fetch --deepen=<depth>'" \
 }
 
 @test "git older than 2.38 is named, exit 128" {
-	mkdir "$BATS_TEST_TMPDIR/old-git"
-	real_git=$(command -v git)
-	cat >"$BATS_TEST_TMPDIR/old-git/git" <<-EOF
-	#!/bin/sh
-	# git 2.37 as far as the tool can tell: its version, and a
-	# merge-tree without --write-tree
-	case "\$1" in
+	# git 2.37 as far as the tool can tell: its version, and a merge-tree
+	# without --write-tree
+	fake_git old-git 'case "$1" in
 	version) echo "git version 2.37.1"; exit 0 ;;
 	merge-tree) echo "usage: git merge-tree <base-tree> <branch1> <branch2>" >&2; exit 129 ;;
-	esac
-	exec "$real_git" "\$@"
-	EOF
-	chmod +x "$BATS_TEST_TMPDIR/old-git/git"
-	# run directly: "git clean-diffstat" would put git's exec-path first
+	esac'
 	PATH="$BATS_TEST_TMPDIR/old-git:$PATH"
 	fails_with 128 \
 		"fatal: git clean-diffstat needs git 2.38 or later for merge-tree --write-tree (found 2.37.1)" \
@@ -141,16 +133,7 @@ hint: deepen it with 'git fetch --deepen=<depth>'" \
 }
 
 @test "merge-tree failing otherwise passes git's message on, exit 128" {
-	mkdir "$BATS_TEST_TMPDIR/bad-git"
-	real_git=$(command -v git)
-	cat >"$BATS_TEST_TMPDIR/bad-git/git" <<-EOF
-	#!/bin/sh
-	case "\$1" in
-	merge-tree) echo "fatal: failure to merge" >&2; exit 128 ;;
-	esac
-	exec "$real_git" "\$@"
-	EOF
-	chmod +x "$BATS_TEST_TMPDIR/bad-git/git"
+	fake_git bad-git '[ "$1" != merge-tree ] || { echo "fatal: failure to merge" >&2; exit 128; }'
 	PATH="$BATS_TEST_TMPDIR/bad-git:$PATH"
 	fails_with 128 "fatal: failure to merge" git-clean-diffstat main topic
 }

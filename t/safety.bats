@@ -121,14 +121,7 @@ untouched() {
 }
 
 @test "SIGINT while merge-tree runs: clean stop, no quarantine, repository untouched" {
-	mkdir "$BATS_TEST_TMPDIR/slow"
-	real_git=$(command -v git)
-	cat >"$BATS_TEST_TMPDIR/slow/git" <<-EOF
-	#!/bin/sh
-	[ "\$1" = merge-tree ] && exec sleep 30
-	exec "$real_git" "\$@"
-	EOF
-	chmod +x "$BATS_TEST_TMPDIR/slow/git"
+	fake_git slow '[ "$1" != merge-tree ] || exec sleep 30'
 	before=$(repo_checksum)
 	for sig in INT TERM HUP; do
 		PATH="$BATS_TEST_TMPDIR/slow:$PATH" git-clean-diffstat main topic &

@@ -63,6 +63,18 @@ test_merge() {
 	git merge -q --no-ff --no-edit ${2:+-m "$2"} "$1"
 }
 
+# fake_git <dir> <shell code>: put in $BATS_TEST_TMPDIR/<dir> a git that
+# runs the code (with git's arguments as "$@") and then the real git.  Put
+# <dir> first on PATH and run git-clean-diffstat itself: through
+# "git clean-diffstat", git would put its own exec-path first.
+fake_git() {
+	local dir=$BATS_TEST_TMPDIR/$1 real
+	real=$(command -v git)
+	mkdir -p "$dir"
+	printf '#!/bin/sh\n%s\nexec "%s" "$@"\n' "$2" "$real" >"$dir/git"
+	chmod +x "$dir/git"
+}
+
 # test_cmp <expect> <actual>: the same bytes, or fail showing the diff.
 test_cmp() {
 	diff -u "$1" "$2"
