@@ -32,6 +32,8 @@ MANPAGE = Documentation/git-clean-diffstat.1
 
 all: $(PROGRAM)
 
+include bench/bench.mk
+
 $(PROGRAM): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
 

@@ -246,8 +246,9 @@ for my $p (@paths) {
 $nbase = $mark;
 
 # areas big enough to be someone's subsystem
-my @areas = sort grep { @{$area_files{$_}} >= 12 && $_ ne '.' } keys %area_files;
-die "gen-stream.perl: tree too small for its history\n" if @areas < 40;
+my $area_min = $opt{files} >= 20000 ? 12 : 4;
+my @areas = sort grep { @{$area_files{$_}} >= $area_min && $_ ne '.' } keys %area_files;
+die "gen-stream.perl: tree too small for its history\n" if @areas < 25;
 
 # ---- history --------------------------------------------------------------
 
