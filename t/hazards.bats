@@ -180,3 +180,20 @@ wait_for_merge_tree() {
 	expect_stderr </dev/null
 	assert_no_tempdir
 }
+
+@test "in a pre-receive hook the pushed objects, still in git's quarantine, are found" {
+	git clone -q --bare . "$BATS_TEST_TMPDIR/server.git"
+	cat >"$BATS_TEST_TMPDIR/server.git/hooks/pre-receive" <<-EOF
+	#!/bin/sh
+	read -r old new ref
+	git clean-diffstat main "\$new" >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr"
+	echo \$? >"$BATS_TEST_TMPDIR/status"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/server.git/hooks/pre-receive"
+	git checkout -q -b feature topic
+	test_commit "feature: new" fs/ext4/feature.c new
+	expect_procedure main feature
+	git push -q "$BATS_TEST_TMPDIR/server.git" feature
+	status=$(cat "$BATS_TEST_TMPDIR/status")
+	matches_procedure
+}
