@@ -59,10 +59,21 @@ TEST_FLAGS =
 test: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
 
+# The suite with the tool under valgrind: any error or leak is exit 126.
+VALGRIND = valgrind -q --error-exitcode=126 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect \
+	--show-leak-kinds=definite,indirect
+valgrind: $(PROGRAM)
+	rm -rf t/valgrind && mkdir t/valgrind
+	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
+		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
+	chmod +x t/valgrind/$(PROGRAM)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' bats $(TEST_FLAGS) t
+
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
 clean:
-	rm -f $(PROGRAM) $(OBJS) GIT-CFLAGS
+	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind
 
-.PHONY: all install test demo clean FORCE
+.PHONY: all install test valgrind demo clean FORCE

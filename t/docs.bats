@@ -10,7 +10,7 @@ load test_helper
 
 setup() {
 	setup_world
-	bin=${GIT_CLEAN_DIFFSTAT:-$TOP/git-clean-diffstat}
+	bin=$BIN/git-clean-diffstat
 	manpage=$TOP/Documentation/git-clean-diffstat.1
 	readme=$TOP/README
 }

@@ -201,7 +201,7 @@ $(usage_text)" git clean-diffstat main topic x
 	git clean-diffstat --help >actual 2>&1
 	grep -q '^NAME' actual
 	grep -q 'git-clean-diffstat - ' actual
-	"$TOP/git-clean-diffstat" --help >actual2 2>&1
+	"$BIN/git-clean-diffstat" --help >actual2 2>&1
 	test_cmp actual actual2
 }
 

@@ -133,7 +133,7 @@ untouched() {
 	for sig in INT TERM HUP; do
 		PATH="$BATS_TEST_TMPDIR/slow:$PATH" git-clean-diffstat main topic &
 		pid=$!
-		for _ in $(seq 50); do
+		for _ in $(seq 300); do
 			[ -n "$(ls "$TMPDIR")" ] && break
 			sleep 0.1
 		done

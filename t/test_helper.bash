@@ -4,11 +4,15 @@
 # on PATH, test_cmp, small commit helpers, the document's procedure as
 # the oracle, and a checksum of a repository to prove it untouched.
 
-TOP=${CLEAN_DIFFSTAT_DIR:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+# TOP: the source tree; BIN: where the git-clean-diffstat to test is
+# (make test: the one just built; make valgrind: a wrapper running it
+# under valgrind).
+TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+BIN=${CLEAN_DIFFSTAT_DIR:-$TOP}
 bats_require_minimum_version 1.5.0
 
 setup_world() {
-	export PATH="$TOP:$PATH"
+	export PATH="$BIN:$PATH"
 	export HOME="$BATS_TEST_TMPDIR/home"
 	export TMPDIR="$BATS_TEST_TMPDIR/tmp"
 	export GIT_CONFIG_NOSYSTEM=1 LC_ALL=C TZ=UTC
