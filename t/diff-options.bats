@@ -183,6 +183,9 @@ history_copies() {
 	expect_procedure main topic -C --numstat
 	run_tool -C --numstat main topic
 	matches_procedure
+	expect_procedure main topic --find-copies --stat --summary
+	run_tool --find-copies main topic
+	matches_procedure
 }
 
 @test "-l<n> limits rename detection after the default -C, with git's warning" {
