@@ -60,7 +60,7 @@ test: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
 
 # The suite with the tool under valgrind: any error or leak is exit 126.
-VALGRIND = valgrind -q --error-exitcode=126 --leak-check=full \
+VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect \
 	--show-leak-kinds=definite,indirect
 valgrind: $(PROGRAM)

@@ -134,10 +134,13 @@ untouched() {
 		PATH="$BATS_TEST_TMPDIR/slow:$PATH" git-clean-diffstat main topic &
 		pid=$!
 		for _ in $(seq 300); do
-			[ -n "$(ls "$TMPDIR")" ] && break
+			assert_no_tempdir 2>/dev/null || break
 			sleep 0.1
 		done
-		[ -n "$(ls "$TMPDIR")" ]
+		if assert_no_tempdir 2>/dev/null; then
+			echo "no quarantine: merge-tree never started" >&2
+			false
+		fi
 		kill -"$sig" "$pid"
 		status=0
 		wait "$pid" || status=$?
