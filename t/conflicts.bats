@@ -147,3 +147,92 @@ warning() {
 	{ warning; printf '  "caf\303\251 \\"x\\".c" (add/add)\n'; } >../expect-stderr
 	conflicts_as_expected
 }
+
+@test "a conflict on a path topic renamed is listed under its new name" {
+	on main sed -i 5s/.*/main/ moved.c
+	on topic sh -c 'git mv moved.c renamed.c && sed -i 5s/.*/topic/ renamed.c'
+	{ warning; echo "  renamed.c (content)"; } >../expect-stderr
+	conflicts_as_expected
+}
+
+@test "a file added where upstream renamed its directory is listed as file location" {
+	mkdir src && seq 1 5 >src/a.c
+	on main true
+	git branch -f topic main
+	on main git mv src lib
+	on topic sh -c 'echo new >src/new.c'
+	{ warning; echo "  lib/new.c (file location)"; } >../expect-stderr
+	conflicts_as_expected
+}
+
+@test "a criss-cross whose merge bases conflict with each other" {
+	on main sed -i 5s/.*/main/ common.c
+	git branch m1 main
+	on topic sed -i 5s/.*/topic/ common.c
+	git branch t1 topic
+	# each side merges the other's first commit, resolving differently
+	on main sh -c 'git merge -q t1 >/dev/null; seq 1 9 | sed 5s/.*/main+topic/ >common.c'
+	on topic sh -c 'git merge -q m1 >/dev/null; seq 1 9 | sed 5s/.*/topic+main/ >common.c'
+	[ "$(git merge-base --all main topic | wc -l)" -eq 2 ]
+	{ warning; echo "  common.c (content)"; } >../expect-stderr
+	conflicts_as_expected
+}
+
+@test "a conflict with an output format option: that format of merge-tree's tree" {
+	on main sh -c 'sed -i 5s/.*/main/ common.c && echo main >main-only.c'
+	on topic sh -c 'sed -i 5s/.*/topic/ common.c && git mv moved.c topic-name.c'
+	git checkout -q main
+	for format in --numstat --name-status -p; do
+		merge_tree_diff main topic -C "$format" >../expect-stdout
+		status=0
+		git clean-diffstat "$format" main topic >../stdout 2>../stderr ||
+			status=$?
+		[ "$status" -eq 1 ]
+		test_cmp ../expect-stdout ../stdout
+		{ warning; echo "  common.c (content)"; } | test_cmp - ../stderr
+	done
+	assert_no_tempdir
+}
+
+@test "a conflict seen from a subdirectory lists each path once, from the top" {
+	# git merge-tree names conflicted file info relative to the current
+	# directory but its messages from the top: one line per path still
+	mkdir -p dir && seq 1 9 >dir/inner.c
+	on main true
+	git branch -f topic main
+	on main sed -i 5s/.*/main/ dir/inner.c common.c
+	on topic sed -i 5s/.*/topic/ dir/inner.c common.c
+	git checkout -q main
+	cd dir
+	merge_tree_diff main topic -C --stat --summary -- . >../../expect-stdout
+	status=0
+	git clean-diffstat main topic -- . >../../stdout 2>../../stderr || status=$?
+	[ "$status" -eq 1 ]
+	test_cmp ../../expect-stdout ../../stdout
+	{ warning; echo "  common.c (content)"; echo "  dir/inner.c (content)"; } |
+		test_cmp - ../../stderr
+}
+
+# merge_tree_diff <up> <head> <diff-args>... [-- <pathspec>...]: git diff
+# of <up> against the tree git merge-tree writes for the merge, both run
+# in a copy of the repository (so that it gets no object), from the
+# same subdirectory.
+merge_tree_diff() {
+	local up=$1 head=$2 top prefix copy=$BATS_TEST_TMPDIR/merge-tree-copy
+	local diff_args=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		diff_args+=("$1")
+		shift
+	done
+	top=$(git rev-parse --show-toplevel) || return
+	prefix=$(git rev-parse --show-prefix) || return
+	rm -rf "$copy" && cp -a "$top" "$copy" || return
+	(
+		cd "$copy/$prefix" || exit
+		tree=$(git -C "$copy" merge-tree --write-tree \
+			"$(git rev-parse "$up")" "$(git rev-parse "$head")" |
+			head -n 1)
+		git diff "${diff_args[@]}" "$up" "$tree" "$@"
+	)
+}

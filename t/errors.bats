@@ -215,3 +215,13 @@ $(usage_text)" git clean-diffstat --porcelain --request-pull main url
 	fails_with 129 "error: --check and --explain compare git request-pull's -M --stat --summary; drop the output format option
 $(usage_text)" git clean-diffstat --check --numstat main
 }
+
+@test "an empty revision is no valid revision, exit 128" {
+	fails_with 128 "fatal: not a valid revision: ''" git clean-diffstat '' topic
+}
+
+@test "a missing object: git's own message passed on, exit 128" {
+	blob=$(git rev-parse topic:fs/ext4/super.c)
+	rm ".git/objects/${blob:0:2}/${blob:2}"
+	fails_with 128 "fatal: unable to read $blob" git clean-diffstat main topic
+}
