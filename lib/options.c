@@ -121,6 +121,17 @@ static const struct diff_option diff_options[] = {
 	{ "find-object", REQARG, 0, 0 }, { "diff-filter", REQARG, 0, 0 },
 };
 
+static const struct diff_option *lookup(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(diff_options) / sizeof(*diff_options); i++)
+		if (strlen(diff_options[i].name) == len &&
+		    !strncmp(diff_options[i].name, name, len))
+			return &diff_options[i];
+	return NULL;
+}
+
 /*
  * Is arg one of git diff's options?  Returns its entry and sets *takes_next
  * when its value is the next argument.
@@ -129,7 +140,8 @@ static const struct diff_option *find_diff_option(const char *arg,
 						  int *takes_next)
 {
 	const char *name = arg + 1, *value = NULL;
-	size_t len, i;
+	const struct diff_option *o;
+	size_t len;
 	int negated = 0;
 
 	*takes_next = 0;
@@ -137,16 +149,11 @@ static const struct diff_option *find_diff_option(const char *arg,
 		name = arg + 2;
 		value = strchr(name, '=');
 		len = value ? (size_t)(value - name) : strlen(name);
-		if (len > 3 && !strncmp(name, "no-", 3)) {
-			for (i = 0; i < sizeof(diff_options) / sizeof(*diff_options); i++)
-				if (strlen(diff_options[i].name) == len &&
-				    !strncmp(diff_options[i].name, name, len))
-					break;
-			if (i == sizeof(diff_options) / sizeof(*diff_options)) {
-				negated = 1;
-				name += 3;
-				len -= 3;
-			}
+		/* --no-<name>, unless that is a name itself (--no-renames) */
+		if (len > 3 && !strncmp(name, "no-", 3) && !lookup(name, len)) {
+			negated = 1;
+			name += 3;
+			len -= 3;
 		}
 		if (len < 2)
 			return NULL;
@@ -155,20 +162,12 @@ static const struct diff_option *find_diff_option(const char *arg,
 		if (name[1])
 			value = name + 1;
 	}
-	for (i = 0; i < sizeof(diff_options) / sizeof(*diff_options); i++) {
-		const struct diff_option *o = &diff_options[i];
-
-		if (strlen(o->name) != len || strncmp(o->name, name, len))
-			continue;
-		if (negated)
-			return o->negatable && !value ? o : NULL;
-		if (o->arg == NOARG && value)
-			return NULL;
-		if (o->arg == REQARG && !value)
-			*takes_next = 1;
-		return o;
-	}
-	return NULL;
+	o = lookup(name, len);
+	if (!o || (negated && (!o->negatable || value)) ||
+	    (o->arg == NOARG && value))
+		return NULL;
+	*takes_next = !negated && o->arg == REQARG && !value;
+	return o;
 }
 
 static void set_mode(struct options *opts, enum mode mode, const char *arg)
@@ -268,6 +267,8 @@ void parse_options(int argc, char **argv, struct options *opts)
 				strvec_push(&opts->diff, argv[i]);
 			}
 			opts->diff_format |= o->format;
+			opts->diff_copies |= !strcmp(o->name, "C") ||
+					     !strcmp(o->name, "find-copies");
 		} else {
 			usage_error("unknown option '%s'", arg);
 		}
@@ -282,7 +283,9 @@ void diff_command(struct strvec *argv, const struct options *opts,
 	strvec_push(argv, "git");
 	strvec_push(argv, "--no-pager");
 	strvec_push(argv, "diff");
-	strvec_push(argv, renames);
+	/* a second -C would mean --find-copies-harder: the user's replaces ours */
+	if (strcmp(renames, "-C") || !opts->diff_copies)
+		strvec_push(argv, renames);
 	if (format) {
 		for (; *format; format++)
 			strvec_push(argv, *format);

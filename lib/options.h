@@ -29,6 +29,7 @@ struct options {
 	int porcelain;			/* --porcelain: --explain for scripts */
 	struct strvec diff;		/* diff options, in the order given */
 	int diff_format;		/* one of them picks the output format */
+	int diff_copies;		/* one of them is -C or --find-copies */
 	const char *rev[2];		/* <upstream>, <head>; NULL: default */
 	const char *url;		/* --request-pull's <url> */
 	const char *end;		/* --request-pull's <end>, as given */
@@ -43,7 +44,7 @@ void parse_options(int argc, char **argv, struct options *opts);
 
 /*
  * Push onto argv the command "git --no-pager diff" with renames ("-C",
- * "-M"), then format (a NULL-terminated list) or, when format is NULL,
+ * "-M"; a -C of the user's takes the place of a default -C), then format (a NULL-terminated list) or, when format is NULL,
  * "--stat --summary" unless the user chose a format, then the user's
  * diff options, the two trees and the pathspecs.
  */
