@@ -14,7 +14,7 @@
  * the quarantine and runs git merge-tree --write-tree with its objects
  * going there; it dies on any failure but a conflict.  Afterwards
  * m->env is the environment every later git needs to see the merged
- * tree, and m->tree its id.
+ * tree (with its attributes, as in a checkout of it), and m->tree its id.
  */
 
 struct merge {
@@ -24,10 +24,12 @@ struct merge {
 	struct strbuf oid[2];		/* their commit ids */
 	struct strbuf upstream_tree;
 	struct strbuf objdir;		/* the repository's object directory */
-	struct strvec env;		/* GIT_OBJECT_DIRECTORY=... and more */
+	struct strbuf prefix;		/* of the current directory, "dir/" */
+	struct strvec env;		/* for git to read the merged tree */
 	struct strbuf output;		/* merge-tree's; res points into it */
 	struct mtree_result res;
 	struct strbuf tree;		/* the merged tree */
+	struct strbuf paths;		/* res's conflicted paths, from the top */
 	int conflicted;
 };
 
