@@ -96,10 +96,28 @@ check() {
 }
 
 @test "a file made binary by the merged .gitattributes counts as binary, as in TEMP's checkout" {
-	# the procedure's git diff reads the attributes of TEMP's work tree
+	# the procedure's git diff reads the attributes of TEMP's work tree;
+	# the tool has git read them from the merged tree, which git can do
+	# from 2.41 on (GIT_ATTR_SOURCE): before, it reads the work tree's
+	if ! git_at_least 2 41; then
+		skip "git $(git version | cut -d' ' -f3) reads attributes from the work tree only"
+	fi
 	on topic sh -c 'echo "*.txt binary" >.gitattributes && sed -i 4s/.*/topic/ docs/guide.txt'
 	upstream_moves
 	check
+}
+
+@test "git reads attributes from <upstream> for the merge and from the merged tree for the diff" {
+	on topic sh -c 'echo "*.txt binary" >.gitattributes'
+	upstream_moves
+	git checkout -q main
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git attr-log 'case "$1" in merge-tree|--no-pager) echo "$1 ${GIT_ATTR_SOURCE-unset}" >>"$BATS_TEST_TMPDIR/attr.log" ;; esac'
+	export BATS_TEST_TMPDIR
+	PATH="$BATS_TEST_TMPDIR/attr-log:$PATH" git-clean-diffstat main topic >/dev/null
+	tree=$(git merge-tree --write-tree main topic)
+	printf '%s\n' "merge-tree $(git rev-parse main)" "--no-pager $tree" >expect
+	test_cmp expect "$BATS_TEST_TMPDIR/attr.log"
 }
 
 @test "a submodule gitlink added, moved and removed" {

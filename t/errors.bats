@@ -122,6 +122,7 @@ hint: deepen it with 'git fetch --deepen=<depth>'" \
 @test "git older than 2.38 is named, exit 128" {
 	# git 2.37 as far as the tool can tell: its version, and a merge-tree
 	# without --write-tree
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
 	fake_git old-git 'case "$1" in
 	version) echo "git version 2.37.1"; exit 0 ;;
 	merge-tree) echo "usage: git merge-tree <base-tree> <branch1> <branch2>" >&2; exit 129 ;;
@@ -133,6 +134,7 @@ hint: deepen it with 'git fetch --deepen=<depth>'" \
 }
 
 @test "merge-tree failing otherwise passes git's message on, exit 128" {
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
 	fake_git bad-git '[ "$1" != merge-tree ] || { echo "fatal: failure to merge" >&2; exit 128; }'
 	PATH="$BATS_TEST_TMPDIR/bad-git:$PATH"
 	fails_with 128 "fatal: failure to merge" git-clean-diffstat main topic

@@ -121,6 +121,7 @@ untouched() {
 }
 
 @test "SIGINT while merge-tree runs: clean stop, no quarantine, repository untouched" {
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
 	fake_git slow '[ "$1" != merge-tree ] || exec sleep 30'
 	before=$(repo_checksum)
 	for sig in INT TERM HUP; do

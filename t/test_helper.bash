@@ -75,6 +75,14 @@ fake_git() {
 	chmod +x "$dir/git"
 }
 
+# git_at_least <major> <minor>: is the git on PATH that new?
+git_at_least() {
+	local v major minor
+	v=$(git version | sed -n 's/^git version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+	read -r major minor <<<"$v"
+	[ "$major" -gt "$1" ] || { [ "$major" -eq "$1" ] && [ "$minor" -ge "$2" ]; }
+}
+
 # test_cmp <expect> <actual>: the same bytes, or fail showing the diff.
 test_cmp() {
 	diff -u "$1" "$2"
