@@ -145,17 +145,25 @@ static void parse_sorted(const struct strbuf *out, struct numstat *ns)
 		qsort(ns->file, ns->nr, sizeof(*ns->file), cmp_file);
 }
 
+/* The lines added and deleted over all files (binary files count none). */
+static void count_lines(const struct numstat *ns, long *ins, long *del)
+{
+	size_t i;
+
+	*ins = *del = 0;
+	for (i = 0; i < ns->nr; i++)
+		if (ns->file[i].added >= 0) {
+			*ins += ns->file[i].added;
+			*del += ns->file[i].deleted;
+		}
+}
+
 /* " 2 files changed, 5 insertions(+), 1 deletion(-)", as git says it. */
 static void add_totals(struct strbuf *sb, const struct numstat *ns)
 {
-	long ins = 0, del = 0;
-	size_t i;
+	long ins, del;
 
-	for (i = 0; i < ns->nr; i++)
-		if (ns->file[i].added >= 0) {
-			ins += ns->file[i].added;
-			del += ns->file[i].deleted;
-		}
+	count_lines(ns, &ins, &del);
 	strbuf_addf(sb, "%zu file%s changed", ns->nr, ns->nr == 1 ? "" : "s");
 	if (!ns->nr)
 		return;
@@ -328,14 +336,9 @@ static void add_porcelain_counts(struct strbuf *sb, const struct numstat_file *f
 static void add_porcelain_total(struct strbuf *sb, const char *name,
 				const struct numstat *ns)
 {
-	long ins = 0, del = 0;
-	size_t i;
+	long ins, del;
 
-	for (i = 0; i < ns->nr; i++)
-		if (ns->file[i].added >= 0) {
-			ins += ns->file[i].added;
-			del += ns->file[i].deleted;
-		}
+	count_lines(ns, &ins, &del);
 	strbuf_addf(sb, "%s %zu %ld %ld\n", name, ns->nr, ins, del);
 }
 
