@@ -96,17 +96,22 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 {
 	size_t alloc = 0;
 
-	if (!memchr(c->p, '\0', (size_t)(c->end - c->p))) {
-		/* git 2.38: one free-form block, no NUL anywhere in it */
-		res->freeform.s = c->p;
-		res->freeform.len = (size_t)(c->end - c->p);
-		c->p = c->end;
-		return 0;
-	}
 	while (c->p < c->end) {
 		struct mtree_message *m;
 		struct mtree_str f;
 		long n, i;
+
+		if (!memchr(c->p, '\0', (size_t)(c->end - c->p))) {
+			/*
+			 * Text without any NUL: git 2.38's whole messages
+			 * section, or the advice on submodules that git 2.39
+			 * prints after the records.
+			 */
+			res->freeform.s = c->p;
+			res->freeform.len = (size_t)(c->end - c->p);
+			c->p = c->end;
+			break;
+		}
 
 		if (grow((void **)&res->messages, res->nr_messages, &alloc,
 			 sizeof(*res->messages))) {

@@ -16,7 +16,8 @@
  *
  *	<n>NUL<path1>NUL...<pathN>NUL<type>NUL<message>NUL
  *
- * and in git 2.38 one free-form block of text without any NUL.
+ * and in git 2.38 one free-form block of text without any NUL (git 2.39
+ * may also end the records with such a block: advice about submodules).
  *
  * mtree_parse() is a pure function over bytes: no I/O, no global state,
  * no assumption that the buffer is NUL-terminated.  Every string in the
@@ -49,7 +50,7 @@ struct mtree_result {
 	size_t nr_entries;
 	struct mtree_message *messages;
 	size_t nr_messages;
-	struct mtree_str freeform;	/* git 2.38's messages block, or empty */
+	struct mtree_str freeform;	/* text after the records, or empty */
 };
 
 #define MTREE_RESULT_INIT { { NULL, 0 }, NULL, 0, NULL, 0, { NULL, 0 } }

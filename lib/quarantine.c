@@ -1,0 +1,79 @@
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "quarantine.h"
+#include "quote.h"
+#include "signals.h"
+#include "strbuf.h"
+
+static struct strbuf dir = STRBUF_INIT;
+
+void quarantine_create(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (*tmp != '/') {
+		char cwd[4096];
+
+		if (!getcwd(cwd, sizeof(cwd)))
+			die_errno("cannot find the current directory");
+		strbuf_addf(&path, "%s/", cwd);
+	}
+	strbuf_addf(&path, "%s/git-clean-diffstat.XXXXXX", tmp);
+	if (!mkdtemp(path.buf))
+		die_errno("cannot create a temporary object directory in '%s'",
+			  tmp);
+	dir = path;
+	at_cleanup(quarantine_remove);
+}
+
+void quarantine_env(struct strvec *env, const char *objdir)
+{
+	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	struct strbuf alt = STRBUF_INIT;
+
+	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s", dir.buf);
+	/*
+	 * As in receive-pack's quarantine: git then refuses every ref
+	 * update, so that nothing (a textconv cache, say) can make a ref
+	 * point to an object that goes away with this directory.
+	 */
+	strvec_pushf(env, "GIT_QUARANTINE_PATH=%s", dir.buf);
+	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
+	/* git splits this list at ':' and unquotes entries that start with '"' */
+	if (strchr(objdir, ':') || *objdir == '"')
+		quote_c_always(&alt, objdir, strlen(objdir), 0);
+	else
+		strbuf_addstr(&alt, objdir);
+	if (old && *old)
+		strbuf_addf(&alt, ":%s", old);
+	strvec_push(env, alt.buf);
+	strbuf_release(&alt);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP || flag == FTW_D || flag == FTW_DNR)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void quarantine_remove(void)
+{
+	if (!dir.len)
+		return;
+	nftw(dir.buf, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	strbuf_release(&dir);
+}

@@ -1,0 +1,25 @@
+#ifndef QUARANTINE_H
+#define QUARANTINE_H
+
+#include "strvec.h"
+
+/*
+ * The quarantine: a private object directory for what merge-tree
+ * writes, so that the repository itself never gains an object.
+ *
+ * quarantine_create() makes $TMPDIR/git-clean-diffstat.XXXXXX (TMPDIR
+ * defaulting to /tmp) and arranges for it to be removed at exit and at
+ * a fatal signal.  quarantine_env() pushes onto env the
+ * GIT_OBJECT_DIRECTORY that sends new objects there, the
+ * GIT_QUARANTINE_PATH that forbids ref updates, and the
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES that keep the repository's own
+ * objects (objdir, an absolute path) and any alternates already named
+ * in our environment readable.  quarantine_remove() may be called at
+ * any time, more than once.
+ */
+
+void quarantine_create(void);
+void quarantine_env(struct strvec *env, const char *objdir);
+void quarantine_remove(void);
+
+#endif

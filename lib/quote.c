@@ -1,0 +1,46 @@
+#include <string.h>
+
+#include "quote.h"
+
+static int needs_quote(unsigned char c, int quote_high)
+{
+	return c < 0x20 || c == '"' || c == '\\' || c == 0x7f ||
+	       (quote_high && c >= 0x80);
+}
+
+void quote_c_always(struct strbuf *sb, const char *s, size_t len,
+		    int quote_high)
+{
+	static const char esc[] = "\a\b\t\n\v\f\r";
+	static const char name[] = "abtnvfr";
+	size_t i;
+
+	strbuf_addch(sb, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		const char *e = c ? strchr(esc, c) : NULL;
+
+		if (!needs_quote(c, quote_high))
+			strbuf_addch(sb, c);
+		else if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (e)
+			strbuf_addf(sb, "\\%c", name[e - esc]);
+		else
+			strbuf_addf(sb, "\\%03o", c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+void quote_c_style(struct strbuf *sb, const char *s, size_t len,
+		   int quote_high)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (needs_quote((unsigned char)s[i], quote_high)) {
+			quote_c_always(sb, s, len, quote_high);
+			return;
+		}
+	strbuf_add(sb, s, len);
+}

@@ -1,0 +1,27 @@
+#ifndef REPORT_H
+#define REPORT_H
+
+#include "mtree.h"
+#include "strbuf.h"
+
+/*
+ * The warning for a conflicted merge, on stderr: which merge, that the
+ * diffstat counts of conflicted files include the conflict markers, and
+ * one line per conflicted path, indented by two spaces, with the kinds
+ * of conflict merge-tree reported for it:
+ *
+ *	warning: merging 'topic' into 'linus' conflicts; ...
+ *	  fs/foo.c (content)
+ *	  fs/bar.c (modify/delete)
+ *
+ * Paths are quoted as git quotes them, after core.quotePath.
+ * conflict_lines() adds just the lines of paths to sb.
+ */
+void report_conflicts(const char *upstream, const char *head,
+		      const struct mtree_result *res);
+void conflict_lines(struct strbuf *sb, const struct mtree_result *res);
+
+/* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
+int quote_path_config(void);
+
+#endif

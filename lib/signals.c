@@ -1,0 +1,96 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "signals.h"
+
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
+static volatile sig_atomic_t pending;
+static int self_pipe[2] = { -1, -1 };
+static void (*cleanup_fn[4])(void);
+static int nr_cleanup;
+
+static void handler(int sig)
+{
+	int saved_errno = errno;
+	ssize_t n;
+
+	if (sig != SIGCHLD && !pending)
+		pending = sig;
+	n = write(self_pipe[1], "", 1);	/* fails only when a wake-up waits */
+	(void)n;
+	errno = saved_errno;
+}
+
+static void set_flags(int fd, int fd_flag, int fl_flag)
+{
+	if (fcntl(fd, F_SETFD, fcntl(fd, F_GETFD) | fd_flag) < 0 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | fl_flag) < 0)
+		die_errno("fcntl");
+}
+
+void signals_init(void)
+{
+	struct sigaction sa;
+	size_t i;
+
+	if (pipe(self_pipe) < 0)
+		die_errno("cannot create a pipe");
+	set_flags(self_pipe[0], FD_CLOEXEC, O_NONBLOCK);
+	set_flags(self_pipe[1], FD_CLOEXEC, O_NONBLOCK);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(caught) / sizeof(*caught); i++)
+		sigaddset(&sa.sa_mask, caught[i]);
+	sa.sa_flags = SA_RESTART;
+	for (i = 0; i < sizeof(caught) / sizeof(*caught); i++)
+		if (sigaction(caught[i], &sa, NULL) < 0)
+			die_errno("sigaction");
+}
+
+int signals_fd(void)
+{
+	return self_pipe[0];
+}
+
+int signals_take(void)
+{
+	char buf[64];
+
+	while (read(self_pipe[0], buf, sizeof(buf)) > 0)
+		; /* drain */
+	return pending;
+}
+
+void signals_die(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+	int i;
+
+	for (i = nr_cleanup - 1; i >= 0; i--)
+		cleanup_fn[i]();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+void at_cleanup(void (*fn)(void))
+{
+	if (nr_cleanup == (int)(sizeof(cleanup_fn) / sizeof(*cleanup_fn)))
+		die("too many cleanup functions");
+	cleanup_fn[nr_cleanup++] = fn;
+	if (atexit(fn))
+		die("atexit failed");
+}

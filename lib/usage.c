@@ -1,0 +1,97 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "usage.h"
+
+static void report(const char *prefix, const char *fmt, va_list ap,
+		   const char *suffix)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s%s%s%s\n", prefix, msg, suffix ? ": " : "",
+		suffix ? suffix : "");
+	fflush(stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("fatal: ", fmt, ap, NULL);
+	va_end(ap);
+	exit(128);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	const char *reason = strerror(errno);
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("fatal: ", fmt, ap, reason);
+	va_end(ap);
+	exit(128);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error: ", fmt, ap, NULL);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void hint(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("hint: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("note: ", fmt, ap, NULL);
+	va_end(ap);
+}
+
+void *xmalloc(size_t size)
+{
+	return xrealloc(NULL, size);
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+
+	if (!p)
+		die("out of memory, %zu bytes wanted", size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xmalloc(n), s, n);
+}

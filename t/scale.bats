@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# A change of 50,000 files and a 100 MB binary file comes through with
+# the diff going straight to stdout: the tool's own memory stays small,
+# whatever the size of the output.
+
+load test_helper
+
+setup() {
+	setup_world
+	git init -q repo
+	cd repo || return
+	test_commit base README base
+	git branch topic
+	test_commit upstream README upstream
+	# the topic: 50,000 new files in 500 directories and a 100 MB binary
+	{
+		echo "commit refs/heads/topic"
+		echo "committer C O Mitter <committer@example.com> 1112912053 -0700"
+		echo "data 5"
+		echo "huge"
+		echo "from $(git rev-parse topic)"
+		awk 'BEGIN {
+			for (i = 0; i < 50000; i++) {
+				c = sprintf("line %d\n", i)
+				printf "M 100644 inline dir%03d/file%05d.c\ndata %d\n%s\n",
+					i % 500, i, length(c), c
+			}
+		}'
+		echo "M 100644 inline big.bin"
+		echo "data 104857600"
+		head -c 104857600 /dev/zero
+		echo
+	} | git fast-import --quiet
+}
+
+# The figures are the plain binary's: a sanitizer's runtime (which must
+# come first) or valgrind has a memory of its own.
+skip_if_sanitized() {
+	if [ "$(head -c 4 "$BIN/git-clean-diffstat")" != "$(printf '\177ELF')" ]; then
+		skip "the binary runs under a wrapper"
+	fi
+	if ldd "$BIN/git-clean-diffstat" | grep -q 'lib[atu]san'; then
+		skip "the binary is built with a sanitizer"
+	fi
+}
+
+# The tool's own peak resident set, read by the tool at exit through the
+# LD_PRELOAD probe the benchmarks use (bench/vmhwm.c): /usr/bin/time would
+# report the largest git child instead.
+own_peak_kb() {
+	cc -O2 -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
+		skip "no C compiler for the probe"
+	rm -f "$BATS_TEST_TMPDIR/hwm"
+	BENCH_VMHWM_FILE=$BATS_TEST_TMPDIR/hwm BENCH_VMHWM_PROG=git-clean-diffstat \
+	LD_PRELOAD=$BATS_TEST_TMPDIR/vmhwm.so "$@" >"$BATS_TEST_TMPDIR/out"
+	awk '{ print $3 }' "$BATS_TEST_TMPDIR/hwm"
+}
+
+@test "50,000 files and a 100 MB binary: the procedure's diffstat, the tool under 4 MiB" {
+	skip_if_sanitized
+	procedure_diffstat main topic >expect
+	kb=$(own_peak_kb git-clean-diffstat main topic)
+	test_cmp expect "$BATS_TEST_TMPDIR/out"
+	[ "$(grep -c '^ dir' expect)" -eq 50000 ]
+	grep -q '^ big.bin  *| Bin 0 -> 104857600 bytes$' expect
+	echo "tool's own peak RSS: $kb kB" >&3
+	[ "$kb" -lt 4096 ]
+	assert_no_tempdir
+}
+
+@test "the patch of 50,000 files and a 100 MB binary goes straight through" {
+	skip_if_sanitized
+	kb=$(own_peak_kb git-clean-diffstat -p --binary main topic)
+	[ "$(grep -c '^diff --git ' "$BATS_TEST_TMPDIR/out")" -eq 50001 ]
+	grep -q '^GIT binary patch$' "$BATS_TEST_TMPDIR/out"
+	echo "tool's own peak RSS with the patch: $kb kB" >&3
+	[ "$kb" -lt 4096 ]
+}
