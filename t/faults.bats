@@ -11,13 +11,13 @@ setup() {
 	world=$(mktemp -d "${BATS_TMPDIR:-/tmp}/faults.XXXXXX")
 	random_env "$world"
 	real_git=$(command -v git)
-	tool_dir=${CLEAN_DIFFSTAT_DIR:-$BATS_TEST_DIRNAME/..}
 	export real_git
+	PATH=${CLEAN_DIFFSTAT_DIR:-$BATS_TEST_DIRNAME/..}:$PATH
 	mkdir "$world/tmp" "$world/fake"
 	export TMPDIR=$world/tmp
 	repo=$world/repo
 	git init -q -b main "$repo"
-	cd "$repo"
+	cd "$repo" || return
 	seq 1 50 >file
 	git add file && git commit -q -m base
 	git checkout -q -b topic
@@ -58,7 +58,7 @@ done
 exec "\$real_git" "\$@"
 EOF
 	chmod +x "$world/fake/git"
-	PATH=$world/fake:$tool_dir:$PATH
+	PATH=$world/fake:$PATH
 }
 
 assert_clean() {
@@ -72,6 +72,7 @@ assert_clean() {
 }
 
 @test "merge-tree killed after a few bytes of output is a fatal error" {
+	# shellcheck disable=SC2016 # expanded by the fake git
 	fake_git '"$real_git" "$@" | head -c 20; kill -9 $$'
 	run timeout 20 git-clean-diffstat main topic
 	echo "exit $status: $output"
@@ -81,6 +82,7 @@ assert_clean() {
 }
 
 @test "merge-tree exiting after part of its output is a fatal error" {
+	# shellcheck disable=SC2016 # expanded by the fake git
 	fake_git '"$real_git" "$@" | head -c 45; exit 0'
 	run timeout 20 git-clean-diffstat main topic
 	echo "exit $status: $output"
@@ -90,6 +92,7 @@ assert_clean() {
 }
 
 @test "merge-tree failing with a message passes git's message on" {
+	# shellcheck disable=SC2016 # expanded by the fake git
 	fake_git 'echo "fatal: simulated failure" >&2; exit 128'
 	run timeout 20 git-clean-diffstat main topic
 	echo "exit $status: $output"
@@ -103,6 +106,7 @@ assert_clean() {
 signal_during_merge() {
 	local pid rc=0 i
 
+	# shellcheck disable=SC2016 # expanded by the fake git
 	fake_git 'touch "$TMPDIR/../started"; sleep 30; exit 1'
 	# Background jobs of a script ignore SIGINT; give the tool the
 	# default disposition back as an interactive shell would.
@@ -136,7 +140,6 @@ os.execvp(sys.argv[1], sys.argv[1:])' git-clean-diffstat main topic \
 @test "a reader that stops after one line ends the run cleanly" {
 	local rc
 
-	PATH=$tool_dir:$PATH
 	for ((i = 0; i < 300; i++)); do
 		echo "line $i" >"f$i"
 	done
@@ -154,7 +157,6 @@ os.execvp(sys.argv[1], sys.argv[1:])' git-clean-diffstat main topic \
 }
 
 @test "a TMPDIR below a regular file is a fatal error with nothing written" {
-	PATH=$tool_dir:$PATH
 	echo x >"$world/plain"
 	TMPDIR=$world/plain/sub run timeout 20 git-clean-diffstat main topic
 	[ "$status" -eq 128 ]
