@@ -59,6 +59,12 @@ TEST_FLAGS =
 test: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
 
+# The random-history differential test on seeds 1..SEEDS (by default the
+# fixed list make test runs), for long campaigns.
+SEEDS =
+test-random: $(PROGRAM)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' bats $(TEST_FLAGS) t/random.bats
+
 # The suite with the tool under valgrind: any error or leak is exit 126.
 VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect \
@@ -74,7 +80,8 @@ valgrind: $(PROGRAM)
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus bench/run bench/make-repo
+SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
+	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
@@ -120,4 +127,4 @@ demo: $(PROGRAM)
 clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install test lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
