@@ -18,14 +18,6 @@ setup() {
 	git branch topic
 }
 
-# on <branch> <command>...: run <command> on <branch> and commit it all.
-on() {
-	local branch=$1
-	shift
-	git checkout -q "$branch" && "$@" && git add -A &&
-	test_tick && git commit -q -m "$branch: $*"
-}
-
 # Upstream moves on in a way that touches none of topic's files.
 upstream_moves() {
 	on main sh -c 'echo upstream >UPSTREAM'

@@ -19,14 +19,6 @@ setup() {
 	git branch topic
 }
 
-# on <branch> <command>...: run the command on that branch and commit
-on() {
-	local branch=$1
-	shift
-	git checkout -q "$branch" && "$@" && git add -A &&
-	test_tick && git commit -q -m "$branch: $*"
-}
-
 # conflicts_as_expected: stdout is git diff -C --stat --summary of main
 # against the tree git merge-tree writes (computed in a copy, so that the
 # repository gets no object), stderr is exactly ./expect-stderr, exit 1,

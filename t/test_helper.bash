@@ -58,6 +58,14 @@ test_commit() {
 	esac
 }
 
+# on <branch> <command>...: run <command> on <branch> and commit it all.
+on() {
+	local branch=$1
+	shift
+	git checkout -q "$branch" && "$@" && git add -A &&
+	test_tick && git commit -q -m "$branch: $*"
+}
+
 # test_merge <branch> [<message>]: a real merge commit on the current branch.
 test_merge() {
 	test_tick

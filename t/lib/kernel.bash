@@ -125,11 +125,8 @@ kernel_topic_after_merge() {
 	commit_tag c4
 }
 
-# (c) The messy one: x1..x3 from vN-rc1, c1.. from vN-rc2, x3 merged
-# into c2, and the mainline has moved on to vN.  topic is c4.
-kernel_messy() {
-	kernel_mainline vN
-	kernel_x_branch
+# The topic from vN-rc2: c1, c2 merging x3, then what follows the merge.
+kernel_topic_with_x() {
 	git checkout -q -b topic vN-rc2
 	edit drivers/net/eth.c 3 'eth: c1'
 	commit_tag c1
@@ -137,6 +134,14 @@ kernel_messy() {
 	git merge -q --no-edit -m c2 x3
 	git tag c2
 	kernel_topic_after_merge
+}
+
+# (c) The messy one: x1..x3 from vN-rc1, c1.. from vN-rc2, x3 merged
+# into c2, and the mainline has moved on to vN.  topic is c4.
+kernel_messy() {
+	kernel_mainline vN
+	kernel_x_branch
+	kernel_topic_with_x
 }
 
 # The messy history, but the mainline pulled x2 already (after vN-rc3),
@@ -148,13 +153,7 @@ kernel_partly_pulled() {
 	test_tick
 	git merge -q --no-edit -m "Merge x2" x2
 	mainline_to_vN
-	git checkout -q -b topic vN-rc2
-	edit drivers/net/eth.c 3 'eth: c1'
-	commit_tag c1
-	test_tick
-	git merge -q --no-edit -m c2 x3
-	git tag c2
-	kernel_topic_after_merge
+	kernel_topic_with_x
 }
 
 # A criss-cross: linus and topic each merged the other's tip of the
