@@ -63,6 +63,37 @@ wait_for_merge_tree() {
 	[ "$before" = "$(repo_checksum)" ]
 }
 
+@test "a full disk for the quarantine: git's own error, exit 128, nothing left" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	if [ "$(head -c 4 "$BIN/git-clean-diffstat")" != "$(printf '\177ELF')" ]; then
+		skip "the binary runs under a wrapper (valgrind) that needs TMPDIR itself"
+	fi
+	# the merge writes blobs far larger than the 64 KiB tmpfs
+	git checkout -q topic
+	seq 1 100000 >big-topic.txt
+	git add big-topic.txt && test_tick && git commit -q -m big
+	git checkout -q main
+	seq 1 100000 >big-topic.txt
+	echo main >>big-topic.txt
+	git add big-topic.txt && test_tick && git commit -q -m "big on main"
+	before=$(repo_checksum)
+	mkdir "$BATS_TEST_TMPDIR/full"
+	status=0
+	# shellcheck disable=SC2016 # the inner shell expands $1
+	unshare -m sh -c '
+		mount -t tmpfs -o size=64k tmpfs "$1" &&
+		TMPDIR=$1 git clean-diffstat main topic
+		rc=$?
+		left=$(ls -A "$1")
+		[ -z "$left" ] || { echo "left: $left" >&2; exit 99; }
+		exit $rc' sh "$BATS_TEST_TMPDIR/full" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" || status=$?
+	[ "$status" -eq 128 ]
+	grep -q '^fatal: ' "$BATS_TEST_TMPDIR/err"
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ "$before" = "$(repo_checksum)" ]
+}
+
 @test "no hook runs: not reference-transaction, post-checkout, post-merge nor post-index-change" {
 	for hook in reference-transaction post-checkout post-merge \
 		pre-merge-commit post-index-change post-rewrite; do
