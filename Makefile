@@ -45,15 +45,20 @@ GIT-CFLAGS: FORCE
 	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
 		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' >$@
 
-install: $(PROGRAM)
-	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' \
+install: $(PROGRAM) install-man
+	install -d '$(DESTDIR)$(bindir)' \
 		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
-	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
 	install -m 644 lib/completion/git-clean-diffstat.bash \
 		'$(DESTDIR)$(bashcompdir)/git-clean-diffstat'
 	install -m 644 lib/completion/_git-clean-diffstat \
 		'$(DESTDIR)$(zshcompdir)/_git-clean-diffstat'
+
+# The manual page alone, building nothing (a test installs it so while
+# other tests run the binary).
+install-man:
+	install -d '$(DESTDIR)$(man1dir)'
+	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
 
 TEST_FLAGS =
 test: $(PROGRAM)
@@ -127,4 +132,4 @@ demo: $(PROGRAM)
 clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE

@@ -180,7 +180,7 @@ $(usage_text)" git clean-diffstat main topic x
 }
 
 @test "--help shows the manual page through git help" {
-	make -s -C "$TOP" install DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
+	make -s -C "$TOP" install-man DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
 	export MANPATH="$BATS_TEST_TMPDIR/inst/usr/share/man" MANPAGER=cat PAGER=cat MANWIDTH=80
 	command -v man >/dev/null || skip "no man on this machine"
 	git clean-diffstat --help >actual 2>&1
