@@ -60,32 +60,38 @@ install-man:
 	install -d '$(DESTDIR)$(man1dir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
 
+# The suite, in parallel when GNU parallel is installed (JOBS=1: one
+# test at a time), with the git on PATH; t/run-suite ends with one line of
+# counts and the time it took.
 TEST_FLAGS =
 test: $(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) t
 
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
 test-random: $(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' bats $(TEST_FLAGS) t/random.bats
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' t/run-suite $(TEST_FLAGS) t/random.bats
 
 # The suite with the tool under valgrind: any error or leak is exit 126.
 VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect \
 	--show-leak-kinds=definite,indirect
+# VALGRIND_TESTS: the test files to run so (default: all of t/).
+VALGRIND_TESTS = t
 valgrind: $(PROGRAM)
 	rm -rf t/valgrind && mkdir t/valgrind
 	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
 		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
 	chmod +x t/valgrind/$(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' bats $(TEST_FLAGS) t
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' t/run-suite $(TEST_FLAGS) $(VALGRIND_TESTS)
 
 # Static analysis: cppcheck, clang-tidy (.clang-tidy) and shellcheck,
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
+	t/build-git t/run-suite \
 	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
 lint:
