@@ -67,6 +67,17 @@ TEST_FLAGS =
 test: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) t
 
+# The suite once per git: each of GIT_VERSIONS built once from
+# $(GIT_TARBALLS)/git-<version>.tar.gz into ~/.cache/git-clean-diffstat
+# (GIT_CACHE) and put first on PATH, "system" the git on PATH as it is;
+# then a table of the results (t/matrix).  GIT_TARBALLS defaults to
+# shared/git beside the source tree.
+GIT_VERSIONS = 2.38.5 2.43.7 2.47.3 2.50.1 2.55.0 system
+GIT_TARBALLS =
+test-matrix: $(PROGRAM)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
+		t/matrix $(GIT_VERSIONS)
+
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
@@ -91,7 +102,7 @@ valgrind: $(PROGRAM)
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
-	t/build-git t/run-suite \
+	t/build-git t/run-suite t/matrix \
 	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
 lint:
@@ -138,4 +149,4 @@ demo: $(PROGRAM)
 clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install install-man test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man test test-matrix test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
