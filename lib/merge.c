@@ -74,6 +74,51 @@ static int verify(const char *spec, struct strbuf *oid, struct strbuf *err)
 }
 
 /*
+ * Why the current branch's @{upstream} does not resolve, and stop.  git
+ * says why only without -q from 2.41 on, and for an upstream whose
+ * remote-tracking ref is gone (git status's "[gone]") just "Needed a
+ * single revision": name that one ourselves.
+ */
+static NORETURN void die_no_upstream(void)
+{
+	static const char how[] = "name the branch to be pulled into: "
+				  "git clean-diffstat <upstream> [<head>]";
+	const char *head[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
+	const char *verify[] = { "git", "rev-parse", "--verify",
+				 "--end-of-options", "@{upstream}^{commit}",
+				 NULL };
+	/* static: still reachable when die() exits, for leak checkers */
+	static struct strbuf branch = STRBUF_INIT, up = STRBUF_INIT,
+			     err = STRBUF_INIT;
+
+	if (!run_git(head, NULL, &branch, &err)) {
+		const char *each[] = { "git", "for-each-ref",
+				       "--format=%(refname)%00%(upstream:short)",
+				       NULL, NULL };
+		size_t n;
+
+		strbuf_trim_newlines(&branch);
+		each[3] = branch.buf;
+		n = branch.len;
+		if (!run_git(each, NULL, &up, &err) && up.len > n &&
+		    !memcmp(up.buf, branch.buf, n) && !up.buf[n] &&
+		    up.buf[n + 1] != '\n') {
+			const char *name = branch.buf;
+
+			if (!strncmp(name, "refs/heads/", 11))
+				name += 11;
+			strbuf_trim_newlines(&up);
+			die("the upstream '%s' of branch '%s' is gone; %s",
+			    up.buf + n + 1, name, how);
+		}
+	}
+	strbuf_reset(&err);
+	run_git(verify, NULL, &up, &err);
+	die("%s; %s", err.len ? git_reason(&err) : "no upstream configured",
+	    how);
+}
+
+/*
  * The slow path for one revision: <name>^{commit}, else <name> peeled
  * in a second step (":/<regex>" takes a suffix into its regex), else
  * die saying why, as precisely as git can tell.
@@ -91,9 +136,7 @@ static void resolve_one(const struct merge *m, int i, struct strbuf *oid)
 	if (!rc)
 		return;
 	if (i == 0 && m->default_upstream)
-		die("%s; name the branch to be pulled into: "
-		    "git clean-diffstat <upstream> [<head>]",
-		    err.len ? git_reason(&err) : "no upstream configured");
+		die_no_upstream();
 	if (rc != 1)
 		die_with_git("git rev-parse", rc, &err);
 	if (verify(m->name[i], &raw, &err))
