@@ -22,6 +22,7 @@ void merge_init(struct merge *m, const char *upstream, const char *head,
 	strbuf_init(&m->output);
 	strbuf_init(&m->tree);
 	strbuf_init(&m->paths);
+	strbuf_init(&m->diff_algorithm);
 }
 
 /* git's own reason, the first line of what it said less its "fatal: ". */
@@ -180,6 +181,49 @@ static int parse_resolution(struct merge *m, struct strbuf *out, int nr_ids,
 	return 0;
 }
 
+/*
+ * What git rev-parse's trace2 (GIT_TRACE2_BRIEF) says of the git that
+ * runs ("version 2.47.1") and of the configuration that decides how the
+ * procedure's git merge differs from git merge-tree ("def_param
+ * scope:local diff.algorithm=myers", one line per setting, the last one
+ * wins): learnt without running git once more.
+ */
+static const char *const trace_env[] = {
+	"GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
+	"GIT_TRACE2_CONFIG_PARAMS=diff.algorithm",
+	NULL
+};
+
+static void parse_trace(struct merge *m, char *trace)
+{
+	char *line, *nl, *value;
+	int major, minor;
+
+	for (line = trace; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (sscanf(line, "version %d.%d", &major, &minor) == 2) {
+			m->git_version = major * 100 + minor;
+			continue;
+		}
+		if (strncmp(line, "def_param ", 10))
+			continue;
+		line += 10;
+		if (!strncmp(line, "scope:", 6) && strchr(line, ' '))
+			line = strchr(line, ' ') + 1;
+		value = strchr(line, '=');
+		if (!value)
+			continue;
+		*value++ = '\0';
+		if (!strcmp(line, "diff.algorithm")) {
+			strbuf_reset(&m->diff_algorithm);
+			strbuf_addstr(&m->diff_algorithm, value);
+		}
+	}
+}
+
 static int rev_parse(struct merge *m, const char *const *spec, int nr,
 		     struct strbuf **id)
 {
@@ -197,8 +241,10 @@ static int rev_parse(struct merge *m, const char *const *spec, int nr,
 	for (i = 0; i < nr; i++)
 		strvec_push(&argv, spec[i]);
 	strvec_push(&argv, "--");
-	rc = run_git(argv.v, NULL, &out, &err) ||
+	rc = run_git(argv.v, (const char **)trace_env, &out, &err) ||
 	     parse_resolution(m, &out, nr, id);
+	if (!rc)
+		parse_trace(m, err.buf);
 	strvec_clear(&argv);
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -343,6 +389,15 @@ void merge_run(struct merge *m)
 	 * no GIT_ATTR_SOURCE and takes the work tree's.
 	 */
 	strvec_pushf(&merge_env, "GIT_ATTR_SOURCE=%s", m->oid[0].buf);
+	/*
+	 * git merge's content merges follow diff.algorithm from 2.50 on
+	 * (it reads it from 2.47, but merge-ort kept to histogram until
+	 * 2.50), git merge-tree's never (it reads it in 2.47 and 2.48
+	 * only, to no effect): say it (merge-tree takes -X from 2.43).
+	 */
+	if (m->git_version >= 250 && m->diff_algorithm.len)
+		strvec_pushf(&argv, "-Xdiff-algorithm=%s",
+			     m->diff_algorithm.buf);
 	if (m->allow_unrelated)
 		strvec_push(&argv, "--allow-unrelated-histories");
 	strvec_push(&argv, m->oid[0].buf);
@@ -411,4 +466,5 @@ void merge_release(struct merge *m)
 	strbuf_release(&m->output);
 	strbuf_release(&m->tree);
 	strbuf_release(&m->paths);
+	strbuf_release(&m->diff_algorithm);
 }

@@ -31,6 +31,9 @@ struct merge {
 	struct strbuf tree;		/* the merged tree */
 	struct strbuf paths;		/* res's conflicted paths, from the top */
 	int conflicted;
+	/* from git rev-parse's trace2 (merge_resolve()) */
+	int git_version;		/* 2.47 as 247; 0 when unknown */
+	struct strbuf diff_algorithm;	/* diff.algorithm, if set */
 };
 
 /* upstream may be NULL for the current branch's @{upstream}, head for HEAD. */

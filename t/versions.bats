@@ -12,6 +12,150 @@ setup() {
 	setup_world
 }
 
+# the procedure's git merge, run for real, conflicts
+procedure_conflicts() {
+	if procedure_diffstat "$@" >/dev/null 2>&1; then
+		echo "the procedure merged $1 and $2 cleanly" >&2
+		return 1
+	fi
+}
+
+# The tool's report of a content conflict in f.c, exit 1.
+conflicts_in_f_c() {
+	expect_status 1
+	expect_stderr <<-'EOF'
+	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
+	  f.c (content)
+	EOF
+}
+
+# f.c as three versions: base on main, then topic and main each change
+# it.  Whether the content merge is clean depends on the diff algorithm.
+three_versions() {
+	git init -q repo && cd repo || return
+	printf '%s\n' "$1" >f.c
+	git add f.c && test_tick && git commit -q -m base
+	git checkout -q -b topic
+	printf '%s\n' "$2" >f.c
+	test_tick && git commit -q -a -m topic
+	git checkout -q main
+	printf '%s\n' "$3" >f.c
+	test_tick && git commit -q -a -m main
+}
+
+# main moves g() up and turns f() into h(); topic changes g()'s loop.
+# Histogram (merge-ort's own algorithm) merges it, myers conflicts.
+clean_under_histogram() {
+	three_versions \
+		"int f(int x, int y)
+{
+	if (x == 0)
+	{
+		return y;
+	}
+	return x;
+}
+
+int g(size_t u)
+{
+	while (u < 30)
+	{
+		u++;
+	}
+	return u;
+}" \
+		"int f(int x, int y)
+{
+	if (x == 0)
+	{
+		return y;
+	}
+	return x;
+}
+
+int g(size_t u)
+{
+	while (u > 34)
+	{
+		u--;
+	}
+	return u;
+}" \
+		"int g(size_t u)
+{
+	while (u < 30)
+	{
+		u++;
+	}
+	return u;
+}
+
+int h(int x, int y, int z)
+{
+	if (z == 0)
+	{
+		return x;
+	}
+	return y;
+}"
+}
+
+# And one that myers merges where histogram conflicts.
+clean_under_myers() {
+	three_versions "$(printf '%s\n' b c return return '{' x b a)" \
+		"$(printf '%s\n' b c return return return '{' x b a)" \
+		"$(printf '%s\n' x b a return return '{' b a)"
+}
+
+@test "diff.algorithm=myers: the merge conflicts where the procedure's git merge does (2.50 on)" {
+	clean_under_histogram
+	git config diff.algorithm myers
+	run_tool main topic
+	if git_at_least 2 50; then
+		# git merge reads diff.algorithm from 2.47 on, but merge-ort
+		# keeps to histogram until 2.50
+		procedure_conflicts main topic
+		conflicts_in_f_c
+	else
+		expect_procedure main topic
+		matches_procedure
+	fi
+}
+
+@test "diff.algorithm=myers: the merge is clean where the procedure's git merge is (2.50 on)" {
+	clean_under_myers
+	git config diff.algorithm myers
+	run_tool main topic
+	if git_at_least 2 50; then
+		expect_procedure main topic
+		matches_procedure
+	else
+		procedure_conflicts main topic
+		conflicts_in_f_c
+	fi
+}
+
+@test "diff.algorithm from git -c reaches the merge as it reaches the procedure's" {
+	clean_under_myers
+	export GIT_CONFIG_PARAMETERS="'diff.algorithm'='myers'"
+	run_tool main topic
+	if git_at_least 2 50; then
+		expect_procedure main topic
+		matches_procedure
+	else
+		procedure_conflicts main topic
+		conflicts_in_f_c
+	fi
+}
+
+@test "diff.algorithm=histogram is the merge's own algorithm on every git" {
+	clean_under_histogram
+	git config diff.algorithm histogram
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
 @test "the upstream of the branch is gone: say so, exit 128" {
 	history_simple_topic repo
 	git remote add origin "$BATS_TEST_TMPDIR/elsewhere.git"
