@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "merge.h"
 #include "quarantine.h"
@@ -190,7 +191,8 @@ static int parse_resolution(struct merge *m, struct strbuf *out, int nr_ids,
  */
 static const char *const trace_env[] = {
 	"GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
-	"GIT_TRACE2_CONFIG_PARAMS=diff.algorithm",
+	"GIT_TRACE2_CONFIG_PARAMS=diff.algorithm,extensions.partialclone,"
+	"remote.*.promisor",
 	NULL
 };
 
@@ -220,6 +222,13 @@ static void parse_trace(struct merge *m, char *trace)
 		if (!strcmp(line, "diff.algorithm")) {
 			strbuf_reset(&m->diff_algorithm);
 			strbuf_addstr(&m->diff_algorithm, value);
+		} else if (!strcmp(line, "extensions.partialclone")) {
+			m->partial_clone |= *value != '\0';
+		} else if (!strncmp(line, "remote.", 7)) {	/* .promisor */
+			m->partial_clone |= !strcasecmp(value, "true") ||
+					    !strcasecmp(value, "yes") ||
+					    !strcasecmp(value, "on") ||
+					    !strcmp(value, "1");
 		}
 	}
 }

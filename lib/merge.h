@@ -34,6 +34,7 @@ struct merge {
 	/* from git rev-parse's trace2 (merge_resolve()) */
 	int git_version;		/* 2.47 as 247; 0 when unknown */
 	struct strbuf diff_algorithm;	/* diff.algorithm, if set */
+	int partial_clone;		/* has a promisor remote */
 };
 
 /* upstream may be NULL for the current branch's @{upstream}, head for HEAD. */
