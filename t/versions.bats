@@ -156,6 +156,52 @@ clean_under_myers() {
 	matches_procedure
 }
 
+# A rename on topic, an edit of the old name on main: with rename
+# detection the edit follows the file, without it the merge conflicts
+# (modify/delete).
+rename_and_edit() {
+	git init -q repo && cd repo || return
+	seq 1 20 >old.c
+	git add old.c && test_tick && git commit -q -m base
+	git checkout -q -b topic
+	git mv old.c new.c
+	test_tick && git commit -q -m "topic: rename"
+	git checkout -q main
+	sed -i 5s/.*/five/ old.c
+	test_tick && git commit -q -a -m "main: edit"
+}
+
+# The modify/delete conflict of old.c, exit 1.
+conflicts_in_old_c() {
+	expect_status 1
+	expect_stderr <<-'EOF'
+	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
+	  old.c (modify/delete)
+	EOF
+}
+
+@test "merge.renames=false turns rename detection off in the merge from 2.50 on, as in the procedure" {
+	rename_and_edit
+	git config merge.renames false
+	run_tool main topic
+	if git_at_least 2 50; then
+		procedure_conflicts main topic
+		conflicts_in_old_c
+	else
+		expect_procedure main topic
+		matches_procedure
+	fi
+}
+
+@test "merge.renames=true wins over diff.renames=false in the merge, as in the procedure" {
+	rename_and_edit
+	git config diff.renames false
+	git config merge.renames true
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
 @test "the upstream of the branch is gone: say so, exit 128" {
 	history_simple_topic repo
 	git remote add origin "$BATS_TEST_TMPDIR/elsewhere.git"
