@@ -64,6 +64,7 @@ static pid_t spawn(const char **argv, const char **envp, int out, int err)
 	sigemptyset(&none);
 	sigemptyset(&dfl);
 	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGQUIT);
 	sigaddset(&dfl, SIGTERM);
 	sigaddset(&dfl, SIGHUP);
 	sigaddset(&dfl, SIGPIPE);

@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# Real setups that once broke the tool: what they must give is the
+# procedure's diffstat, or git's own error, whatever the merge drivers,
+# the processes they leave behind, the signals, the alternates, the
+# language, the submodules, the signed commits and the paths.
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its exports are local
+
+load test_helper
+load lib/histories
+load lib/tool
+
+setup() {
+	setup_world
+	history_pulled_part repo
+}
+
+teardown() {
+	local pid
+
+	# whatever a test's merge driver left running
+	if [ -f "$BATS_TEST_TMPDIR/sleepers" ]; then
+		while read -r pid; do
+			kill "$pid" 2>/dev/null || :
+		done <"$BATS_TEST_TMPDIR/sleepers"
+	fi
+}
+
+# A git that waits <seconds> before every merge-tree, writing its pid to
+# $BATS_TEST_TMPDIR/merge-tree.pid first, so that a signal can land
+# while the tool runs.
+slow_merge_tree() {
+	fake_git slow "for arg; do
+	if [ \"\$arg\" = merge-tree ]; then
+		echo \$\$ >'$BATS_TEST_TMPDIR/merge-tree.pid'
+		sleep $1
+	fi
+done"
+}
+
+# Wait up to five seconds for the slow merge-tree to have started.
+wait_for_merge_tree() {
+	local i
+
+	for i in $(seq 50); do
+		[ ! -s "$BATS_TEST_TMPDIR/merge-tree.pid" ] || return 0
+		sleep 0.1
+	done
+	echo "merge-tree never started (try $i)" >&2
+	return 1
+}
+
+@test "^\\ (SIGQUIT) to the process group while merge-tree runs: exit 131, nothing left" {
+	slow_merge_tree 3
+	before=$(repo_checksum)
+	# A background job of a script starts with SIGQUIT ignored; perl
+	# puts the default back, as an interactive shell has it.
+	# shellcheck disable=SC2016 # perl's $SIG, not the shell's
+	(
+		ulimit -c 0
+		PATH="$BATS_TEST_TMPDIR/slow:$PATH" exec setsid perl -e \
+			'$SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
+			git-clean-diffstat main topic
+	) >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" &
+	pid=$!
+	wait_for_merge_tree
+	kill -QUIT -- "-$pid"
+	status=0
+	wait "$pid" || status=$?
+	expect_status 131
+	expect_stdout </dev/null
+	assert_no_tempdir
+	[ "$before" = "$(repo_checksum)" ]
+}
