@@ -38,6 +38,8 @@ static void merge_bases(const struct merge *m, struct strvec *oid,
 	strvec_push(&log, "git");
 	strvec_push(&log, "log");
 	strvec_push(&log, "--no-walk=unsorted");
+	/* log.showSignature would add gpg's lines to the descriptions */
+	strvec_push(&log, "--no-show-signature");
 	strvec_push(&log, "--format=%h %s");
 	strvec_pushv(&log, oid->v, oid->nr);
 	strbuf_reset(&out);

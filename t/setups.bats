@@ -17,6 +17,8 @@ setup() {
 teardown() {
 	local pid
 
+	[ -z "${GNUPGHOME:-}" ] || gpgconf --kill gpg-agent
+
 	# whatever a test's merge driver left running
 	if [ -f "$BATS_TEST_TMPDIR/sleepers" ]; then
 		while read -r pid; do
@@ -70,4 +72,41 @@ wait_for_merge_tree() {
 	expect_stdout </dev/null
 	assert_no_tempdir
 	[ "$before" = "$(repo_checksum)" ]
+}
+
+# A signing key with no passphrase in the test's HOME, and every commit
+# from now on signed with it.
+sign_commits() {
+	export GNUPGHOME="$HOME/.gnupg"
+	mkdir -m 700 "$GNUPGHOME"
+	gpg --batch --quiet --passphrase '' --quick-gen-key \
+		"$GIT_COMMITTER_NAME <$GIT_COMMITTER_EMAIL>" ed25519 sign never \
+		2>/dev/null
+	git config --global user.signingKey "$GIT_COMMITTER_EMAIL"
+	git config --global commit.gpgSign true
+}
+
+@test "log.showSignature with signed merge bases: --check says what it says without it" {
+	command -v gpg >/dev/null || skip "no gpg"
+	sign_commits
+	cd .. && rm -rf repo && history_pulled_part repo
+	git log -1 --format=%G? x | grep -qx '[GU]'
+	git clean-diffstat --check main topic >"$BATS_TEST_TMPDIR/without" || :
+	git config log.showSignature true
+	run_tool --check main topic
+	expect_status 1
+	expect_stdout <"$BATS_TEST_TMPDIR/without"
+	expect_stderr </dev/null
+}
+
+@test "log.showSignature with signed merge bases: --explain says what it says without it" {
+	command -v gpg >/dev/null || skip "no gpg"
+	sign_commits
+	cd .. && rm -rf repo && history_pulled_part repo
+	git clean-diffstat --explain main topic >"$BATS_TEST_TMPDIR/without" || :
+	git config log.showSignature true
+	run_tool --explain main topic
+	expect_status 1
+	expect_stdout <"$BATS_TEST_TMPDIR/without"
+	expect_stderr </dev/null
 }
