@@ -51,6 +51,25 @@ wait_for_merge_tree() {
 	return 1
 }
 
+# history_with_driver <dir> <driver>: a new repository where main and
+# topic change either end of notes.txt, which .gitattributes on main
+# (the upstream) gives to the merge driver <driver> (a shell command
+# taking %O %A %B as $1 $2 $3, merging them with git merge-file).
+history_with_driver() {
+	git init -q "$BATS_TEST_TMPDIR/$1" && cd "$BATS_TEST_TMPDIR/$1" || return
+	test_commit base notes.txt 1 2 3 4 5 6 7 8 9 10
+	git branch topic
+	on topic sed -i s/^10$/ten/ notes.txt
+	on main sed -i s/^1$/one/ notes.txt
+	echo 'notes.txt merge=custom' >.gitattributes
+	git add .gitattributes && test_tick && git commit -q -m attributes
+	# shellcheck disable=SC2016 # the driver's $1 $2 $3, not ours
+	printf '%s\n' '#!/bin/sh' "$2" 'exec git merge-file -q "$2" "$1" "$3"' \
+		>"$BATS_TEST_TMPDIR/driver"
+	chmod +x "$BATS_TEST_TMPDIR/driver"
+	git config merge.custom.driver "'$BATS_TEST_TMPDIR/driver' %O %A %B"
+}
+
 @test "^\\ (SIGQUIT) to the process group while merge-tree runs: exit 131, nothing left" {
 	slow_merge_tree 3
 	before=$(repo_checksum)
@@ -109,4 +128,16 @@ sign_commits() {
 	expect_status 1
 	expect_stdout <"$BATS_TEST_TMPDIR/without"
 	expect_stderr </dev/null
+}
+
+@test "a merge driver leaving a process that holds the pipes: no wait for it" {
+	history_with_driver drivers \
+		"sleep 600 & echo \$! >>'$BATS_TEST_TMPDIR/sleepers'"
+	expect_procedure main topic
+	status=0
+	timeout 60 git clean-diffstat main topic >"$BATS_TEST_TMPDIR/actual" \
+		2>"$BATS_TEST_TMPDIR/stderr" || status=$?
+	matches_procedure
+	# the tool's own sleeper, the last, outlived it: it did not wait
+	kill -0 "$(tail -n 1 "$BATS_TEST_TMPDIR/sleepers")"
 }
