@@ -326,8 +326,11 @@ void merge_run(struct merge *m)
 		}
 		exit(128);
 	}
-	if (mtree_parse(m->output.buf, m->output.len, &m->res, &why))
+	if (mtree_parse(m->output.buf, m->output.len, m->oid[0].len, &m->res,
+			&why))
 		die("cannot parse the output of git merge-tree: %s", why);
+	/* what merge drivers said on merge-tree's stdout: ours is the diff's */
+	fwrite(m->res.prelude.s, 1, m->res.prelude.len, stderr);
 	if (m->prefix.len)
 		entries_from_top(m);
 	strbuf_add(&m->tree, m->res.tree.s, m->res.tree.len);

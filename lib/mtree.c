@@ -20,16 +20,19 @@ static int next_field(struct cursor *c, struct mtree_str *out)
 	return 1;
 }
 
-static int is_hex_id(struct mtree_str id)
+static int is_hex(const char *s, size_t len)
 {
 	size_t i;
 
-	if (id.len != 40 && id.len != 64)
-		return 0;
-	for (i = 0; i < id.len; i++)
-		if (!strchr("0123456789abcdef", id.s[i]) || !id.s[i])
+	for (i = 0; i < len; i++)
+		if (!strchr("0123456789abcdef", s[i]) || !s[i])
 			return 0;
 	return 1;
+}
+
+static int is_hex_id(struct mtree_str id)
+{
+	return (id.len == 40 || id.len == 64) && is_hex(id.s, id.len);
 }
 
 /* Parse a decimal number of at most max; -1 when it is not one. */
@@ -146,23 +149,17 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 	return 0;
 }
 
-int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
-		const char **err)
+/* merge-tree's own output, from its tree id at start to end */
+static int parse_result(const char *start, const char *end,
+			struct mtree_result *res, const char **err)
 {
 	struct cursor c;
 	struct mtree_str f;
 	size_t alloc = 0;
-	const char *dummy;
 
-	if (!err)
-		err = &dummy;
 	memset(res, 0, sizeof(*res));
-	if (!buf) {
-		*err = "no tree id at the start";
-		goto fail;
-	}
-	c.p = buf;
-	c.end = buf + len;
+	c.p = start;
+	c.end = end;
 	if (!next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
 		*err = "no tree id at the start";
 		goto fail;
@@ -191,6 +188,43 @@ int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
 	return 0;
 fail:
 	mtree_release(res);
+	return -1;
+}
+
+int mtree_parse(const char *buf, size_t len, size_t id_len,
+		struct mtree_result *res, const char **err)
+{
+	const char *p, *end, *nul, *first_err = NULL;
+	const char *dummy;
+
+	if (!err)
+		err = &dummy;
+	memset(res, 0, sizeof(*res));
+	if (!buf || (id_len != 40 && id_len != 64)) {
+		*err = "no tree id";
+		return -1;
+	}
+	p = buf;
+	end = buf + len;
+	/*
+	 * The tree id ends at the first NUL, after what merge drivers
+	 * wrote; at a later one only if what they wrote had NULs in it.
+	 */
+	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
+		const char *start;
+
+		if ((size_t)(nul - buf) < id_len || !is_hex(nul - id_len, id_len))
+			continue;
+		start = nul - id_len;
+		if (!parse_result(start, end, res, err)) {
+			res->prelude.s = buf;
+			res->prelude.len = (size_t)(start - buf);
+			return 0;
+		}
+		if (!first_err)
+			first_err = *err;
+	}
+	*err = first_err ? first_err : "no tree id";
 	return -1;
 }
 

@@ -141,3 +141,14 @@ sign_commits() {
 	# the tool's own sleeper, the last, outlived it: it did not wait
 	kill -0 "$(tail -n 1 "$BATS_TEST_TMPDIR/sleepers")"
 }
+
+@test "a merge driver that prints on stdout: the procedure's diffstat, its words on stderr" {
+	# ending with hex digits, just before merge-tree's tree id
+	history_with_driver drivers "printf 'custom: merging\\nchecksum cafe'"
+	expect_procedure main topic
+	run_tool main topic
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	printf 'custom: merging\nchecksum cafe' | expect_stderr
+	assert_no_tempdir
+}
