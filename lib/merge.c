@@ -326,6 +326,14 @@ void merge_run(struct merge *m)
 		}
 		exit(128);
 	}
+	if (rc == 1 && !memchr(m->output.buf, '\0', m->output.len)) {
+		/*
+		 * No tree: merge-tree could not merge at all ("not something
+		 * we can merge" when a commit cannot be read) and said why.
+		 */
+		fwrite(m->output.buf, 1, m->output.len, stderr);
+		die_with_git("git merge-tree", rc, &err);
+	}
 	if (mtree_parse(m->output.buf, m->output.len, m->oid[0].len, &m->res,
 			&why))
 		die("cannot parse the output of git merge-tree: %s", why);

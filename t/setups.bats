@@ -152,3 +152,32 @@ sign_commits() {
 	printf 'custom: merging\nchecksum cafe' | expect_stderr
 	assert_no_tempdir
 }
+
+@test "alternates one level too deep once the quarantine adds its own: git's error, exit 128" {
+	# repo -> a1 -> ... -> a6, which has all the objects: the deepest
+	# chain git follows, one level too deep once the quarantine puts
+	# repo's objects behind its own
+	mv .git/objects ../a6 && mkdir -p .git/objects/info
+	for i in 1 2 3 4 5; do
+		mkdir -p "../a$i/info"
+		echo "$BATS_TEST_TMPDIR/a$((i + 1))" >"../a$i/info/alternates"
+	done
+	echo "$BATS_TEST_TMPDIR/a1" >.git/objects/info/alternates
+	git merge-tree --write-tree main topic >/dev/null
+	main=$(git rev-parse main) topic=$(git rev-parse topic)
+	# what merge-tree itself says with the quarantine's alternate
+	mkdir "$BATS_TEST_TMPDIR/q"
+	status=0
+	GIT_OBJECT_DIRECTORY=$BATS_TEST_TMPDIR/q \
+	GIT_ALTERNATE_OBJECT_DIRECTORIES=$PWD/.git/objects \
+		git merge-tree --write-tree "$main" "$topic" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/git-says" || status=$?
+	[ "$status" -eq 1 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+	before=$(repo_checksum)
+	run_tool main topic
+	expect_status 128
+	expect_stdout </dev/null
+	expect_stderr <"$BATS_TEST_TMPDIR/git-says"
+	assert_no_tempdir
+	[ "$before" = "$(repo_checksum)" ]
+}
