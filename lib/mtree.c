@@ -251,7 +251,7 @@ int mtree_is_conflict(const struct mtree_message *msg)
 	return starts_with(msg->type, "CONFLICT");
 }
 
-/* The word in "CONFLICT (word)..." or "CONFLICT(word)...". */
+/* The words in "CONFLICT (words)..." or "CONFLICT(words)...". */
 static struct mtree_str paren_word(struct mtree_str s)
 {
 	struct mtree_str w = { NULL, 0 };
@@ -272,9 +272,42 @@ static struct mtree_str paren_word(struct mtree_str s)
 	return w;
 }
 
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg)
+static int equals(struct mtree_str s, const char *str)
 {
-	struct mtree_str w = paren_word(msg->text);
+	return s.len == strlen(str) && !memcmp(s.s, str, s.len);
+}
 
-	return w.len ? w : paren_word(msg->type);
+static struct mtree_str str(const char *s)
+{
+	struct mtree_str w;
+
+	w.s = s;
+	w.len = strlen(s);
+	return w;
+}
+
+struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
+				      unsigned stages, int gitlink)
+{
+	/* where git's English message says other words than the type */
+	static const struct {
+		const char *type, *label;
+	} english[] = {
+		{ "CONFLICT (distinct modes)", "distinct types" },
+		{ "CONFLICT (directory rename suggested)", "file location" },
+		{ "CONFLICT (file in way of directory rename)",
+		  "implicit dir rename" },
+		{ "CONFLICT(directory rename collision)", "implicit dir rename" },
+		{ "CONFLICT(directory rename unclear split)",
+		  "directory rename split" },
+	};
+	size_t i;
+
+	if (equals(msg->type, "CONFLICT (contents)"))
+		return str(gitlink ? "submodule" :
+			   stages == (1u << 2 | 1u << 3) ? "add/add" : "content");
+	for (i = 0; i < sizeof(english) / sizeof(*english); i++)
+		if (equals(msg->type, english[i].type))
+			return str(english[i].label);
+	return paren_word(msg->type);
 }

@@ -80,10 +80,15 @@ int mtree_is_conflict(const struct mtree_message *msg);
 
 /*
  * The short conflict label of a record, such as "content", "add/add",
- * "modify/delete" or "binary": the parenthesised word of its message
- * when that starts with "CONFLICT (", else that of its type.  Empty when
- * neither has one.
+ * "modify/delete" or "binary": the words in parentheses that git's
+ * English message starts with ("CONFLICT (add/add): Merge conflict in
+ * ..."), told from the record's type alone, since the message is in the
+ * user's language.  For a content conflict they depend on its path's
+ * conflicted file info: stages, with bit n set when stage n is there,
+ * and gitlink, whether one of them is a submodule.  Empty when the type
+ * has none.  The label points into msg's type or into static storage.
  */
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg);
+struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
+				      unsigned stages, int gitlink);
 
 #endif

@@ -181,3 +181,46 @@ sign_commits() {
 	assert_no_tempdir
 	[ "$before" = "$(repo_checksum)" ]
 }
+
+# in_german <command>...: run it as a user whose git speaks German.
+in_german() {
+	env -u LC_ALL LANG=C.UTF-8 LANGUAGE=de "$@"
+}
+
+requires_german_git() {
+	in_german git rev-parse --verify nope 2>&1 |
+		grep -q '^Schwerwiegend: ' || skip "this git speaks no German"
+}
+
+# in_both_languages <args>...: the tool in English, then in German; the
+# German run's output and status must be the English one's.
+in_both_languages() {
+	local english=0
+	git clean-diffstat "$@" >"$BATS_TEST_TMPDIR/english" \
+		2>"$BATS_TEST_TMPDIR/english-stderr" || english=$?
+	status=0
+	in_german git clean-diffstat "$@" >"$BATS_TEST_TMPDIR/actual" \
+		2>"$BATS_TEST_TMPDIR/stderr" || status=$?
+	expect_status "$english"
+	expect_stdout <"$BATS_TEST_TMPDIR/english"
+	expect_stderr <"$BATS_TEST_TMPDIR/english-stderr"
+}
+
+@test "git speaking German: the same conflict kinds as in English" {
+	requires_german_git
+	git init -q "$BATS_TEST_TMPDIR/kinds" && cd "$BATS_TEST_TMPDIR/kinds"
+	seq 1 9 >common.c && seq 11 19 >gone.c && seq 21 29 >kind.c
+	mkdir src && seq 1 5 >src/a.c
+	git add . && test_tick && git commit -q -m base
+	git branch topic
+	on main sh -c 'sed -i 5s/.*/main/ common.c && git rm -q gone.c &&
+		echo main >new.c && git mv src lib &&
+		rm kind.c && ln -s elsewhere kind.c'
+	on topic sh -c 'sed -i 5s/.*/topic/ common.c && sed -i 3s/.*/t/ gone.c &&
+		echo topic >new.c && echo new >src/new.c && echo t >>kind.c'
+	in_both_languages main topic
+	expect_status 1
+	for kind in content add/add modify/delete 'file location' 'distinct types'; do
+		grep -qF "($kind" "$BATS_TEST_TMPDIR/stderr"
+	done
+}

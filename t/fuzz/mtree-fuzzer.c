@@ -76,8 +76,10 @@ static void parse(const char *buf, size_t size, size_t id_len)
 		walk(m->type, buf, size);
 		walk(m->text, buf, size);
 		sink ^= (unsigned char)mtree_is_conflict(m);
-		label = mtree_conflict_label(m);
-		walk(label, buf, size);
+		/* in the type or static: just read it */
+		label = mtree_conflict_label(m, (unsigned)i & 0xe, (int)i & 1);
+		for (j = 0; j < label.len; j++)
+			sink ^= (unsigned char)label.s[j];
 	}
 
 	mtree_release(&res);
