@@ -277,6 +277,40 @@ static void entries_from_top(struct merge *m)
 }
 
 /*
+ * Have <upstream> and <head> no commit in common?  git merge-base then
+ * exits 1, and git merge-tree refuses to merge them, in words of the
+ * user's language that the tool cannot go by.
+ */
+static int no_merge_base(const struct merge *m)
+{
+	const char *argv[] = { "git", "merge-base", NULL, NULL, NULL };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int rc;
+
+	argv[2] = m->oid[0].buf;
+	argv[3] = m->oid[1].buf;
+	rc = run_git(argv, NULL, &out, &err);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return rc == 1;
+}
+
+static NORETURN void die_unrelated(const struct merge *m)
+{
+	if (is_shallow()) {
+		fprintf(stderr, "fatal: the merge base of '%s' and '%s' "
+			"is missing from this shallow clone\n",
+			m->name[0], m->name[1]);
+		hint("deepen it with 'git fetch --deepen=<depth>'");
+	} else {
+		fputs("fatal: refusing to merge unrelated histories\n", stderr);
+		hint("pass --allow-unrelated-histories to merge them all the "
+		     "same");
+	}
+	exit(128);
+}
+
+/*
  * Merge in memory; a conflict is no failure (git merge-tree exits 1).
  */
 void merge_run(struct merge *m)
@@ -310,26 +344,14 @@ void merge_run(struct merge *m)
 
 	if (rc == 129)
 		check_git_version();
-	if (rc != 0 && rc != 1) {
-		if (!strstr(err.buf, "refusing to merge unrelated histories"))
-			die_with_git("git merge-tree", rc, &err);
-		if (is_shallow()) {
-			fprintf(stderr, "fatal: the merge base of '%s' and '%s' "
-				"is missing from this shallow clone\n",
-				m->name[0], m->name[1]);
-			hint("deepen it with 'git fetch --deepen=<depth>'");
-		} else {
-			fputs("fatal: refusing to merge unrelated histories\n",
-			      stderr);
-			hint("pass --allow-unrelated-histories to merge them "
-			     "all the same");
-		}
-		exit(128);
-	}
-	if (rc == 1 && !memchr(m->output.buf, '\0', m->output.len)) {
+	if (rc != 0 && rc != 1 && !m->allow_unrelated && no_merge_base(m))
+		die_unrelated(m);
+	if ((rc != 0 && rc != 1) ||
+	    (rc == 1 && !memchr(m->output.buf, '\0', m->output.len))) {
 		/*
-		 * No tree: merge-tree could not merge at all ("not something
-		 * we can merge" when a commit cannot be read) and said why.
+		 * It failed, or exited 1 with no tree: it could not merge at
+		 * all ("not something we can merge" when a commit cannot be
+		 * read).  Pass on what it and its merge drivers said.
 		 */
 		fwrite(m->output.buf, 1, m->output.len, stderr);
 		die_with_git("git merge-tree", rc, &err);

@@ -224,3 +224,13 @@ in_both_languages() {
 		grep -qF "($kind" "$BATS_TEST_TMPDIR/stderr"
 	done
 }
+
+@test "git speaking German: unrelated histories get the same hint as in English" {
+	requires_german_git
+	git checkout -q --orphan other
+	git rm -q -r -f .
+	test_commit other other.c
+	in_both_languages main other
+	expect_status 128
+	grep -q allow-unrelated-histories "$BATS_TEST_TMPDIR/stderr"
+}
