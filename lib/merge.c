@@ -59,16 +59,22 @@ static int split_lines(struct strbuf *sb, char **line, int max)
 	return *p ? max + 1 : n;
 }
 
-/* git rev-parse --verify -q --end-of-options <spec>: 0 and the id in oid */
-static int verify(const char *spec, struct strbuf *oid, struct strbuf *err)
+/*
+ * git rev-parse --verify -q --end-of-options <spec>: 0 and the id in oid.
+ * In English when english is set: git's reason then goes into a message
+ * of ours, and git_reason() knows only its English "fatal: ".
+ */
+static int verify(const char *spec, struct strbuf *oid, struct strbuf *err,
+		  int english)
 {
 	const char *argv[] = { "git", "rev-parse", "--verify", "-q",
 			       "--end-of-options", spec, NULL };
+	static const char *c_locale[] = { "LC_ALL=C", NULL };
 	int rc;
 
 	strbuf_reset(oid);
 	strbuf_reset(err);
-	rc = run_git(argv, NULL, oid, err);
+	rc = run_git(argv, english ? c_locale : NULL, oid, err);
 	strbuf_trim_newlines(oid);
 	return rc;
 }
@@ -87,7 +93,7 @@ static void resolve_one(const struct merge *m, int i, struct strbuf *oid)
 
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", m->name[i]);
-	rc = verify(spec.buf, oid, &err);
+	rc = verify(spec.buf, oid, &err, i == 0 && m->default_upstream);
 	if (!rc)
 		return;
 	if (i == 0 && m->default_upstream)
@@ -96,11 +102,11 @@ static void resolve_one(const struct merge *m, int i, struct strbuf *oid)
 		    err.len ? git_reason(&err) : "no upstream configured");
 	if (rc != 1)
 		die_with_git("git rev-parse", rc, &err);
-	if (verify(m->name[i], &raw, &err))
+	if (verify(m->name[i], &raw, &err, 0))
 		die("not a valid revision: '%s'", m->name[i]);
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", raw.buf);
-	if (!verify(spec.buf, oid, &err))
+	if (!verify(spec.buf, oid, &err, 0))
 		return;
 	{
 		const char *type[] = { "git", "cat-file", "-t", raw.buf, NULL };

@@ -234,3 +234,10 @@ in_both_languages() {
 	expect_status 128
 	grep -q allow-unrelated-histories "$BATS_TEST_TMPDIR/stderr"
 }
+
+@test "git speaking German: no upstream configured, said as in English" {
+	requires_german_git
+	git checkout -q topic
+	in_both_languages
+	expect_status 128
+}
