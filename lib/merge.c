@@ -1,6 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "merge.h"
 #include "quarantine.h"
@@ -40,23 +42,81 @@ static const char *git_reason(struct strbuf *err)
 
 static int is_hex(const char *s, size_t len)
 {
-	return (len == 40 || len == 64) && strspn(s, "0123456789abcdef") == len;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
+			return 0;
+	return len == 40 || len == 64;
 }
 
-/* Split the lines of sb in place; returns how many, at most max. */
-static int split_lines(struct strbuf *sb, char **line, int max)
+/*
+ * Take the last line off the text from start to *end, which must end
+ * with a newline: its length in *len, *end moved to its start.
+ */
+static const char *pop_line(const char *start, const char **end, size_t *len)
 {
-	char *p = sb->buf, *nl;
-	int n = 0;
+	const char *p = *end;
 
-	while (*p && (nl = strchr(p, '\n'))) {
-		*nl = '\0';
-		if (n == max)
-			return max + 1;
-		line[n++] = p;
-		p = nl + 1;
+	if (p == start || p[-1] != '\n')
+		return NULL;
+	for (p--; p > start && p[-1] != '\n'; p--)
+		;
+	*len = (size_t)(*end - 1 - p);
+	*end = p;
+	return p;
+}
+
+/* The current directory, as git finds it: with symbolic links resolved. */
+static int current_directory(struct strbuf *cwd)
+{
+	size_t size = 256;
+
+	for (;;) {
+		strbuf_grow(cwd, size);
+		if (getcwd(cwd->buf, cwd->alloc)) {
+			strbuf_setlen(cwd, strlen(cwd->buf));
+			return 0;
+		}
+		if (errno != ERANGE)
+			return -1;
+		size *= 2;
 	}
-	return *p ? max + 1 : n;
+}
+
+/*
+ * Split "<objdir>\n<prefix>\n" (len bytes at s), either path with
+ * newlines in it maybe.  The prefix is "" or the last components of
+ * the current directory's path with a slash after them, and just one
+ * of those ends the text after a newline: the one for a longer (or
+ * shorter, but not empty) prefix would need a slash where the newline
+ * before the prefix (or after it) is.
+ */
+static int split_paths(struct merge *m, const char *s, size_t len)
+{
+	struct strbuf cwd = STRBUF_INIT;
+	size_t at;
+	int rc = -1;
+
+	if (current_directory(&cwd) || !cwd.len || cwd.buf[0] != '/')
+		goto out;
+	strbuf_addch(&cwd, '/');
+	for (at = cwd.len; at; at--) {
+		size_t n = cwd.len - at;	/* "" or "c/", "b/c/", ... */
+
+		if (at < cwd.len && cwd.buf[at - 1] != '/')
+			continue;
+		if (len < n + 3 || s[len - 1] != '\n' || s[len - 2 - n] != '\n' ||
+		    memcmp(s + len - 1 - n, cwd.buf + at, n) || s[0] != '/')
+			continue;
+		strbuf_add(&m->objdir, s, len - 2 - n);
+		strbuf_add(&m->prefix, cwd.buf + at, n);
+		rc = 0;
+		break;
+	}
+out:
+	strbuf_release(&cwd);
+	return rc;
 }
 
 /*
@@ -122,24 +182,29 @@ static void resolve_one(const struct merge *m, int i, struct strbuf *oid)
 /*
  * What one git rev-parse prints for the object directory, the prefix of
  * the current directory, and after --end-of-options the ids asked for
- * and "--"; 0 when the output is just that, with the ids in id[].
+ * and "--"; 0 when the output is just that, with the ids in id[].  The
+ * paths may have newlines in them: the rest is taken from the end.
  */
 static int parse_resolution(struct merge *m, struct strbuf *out, int nr_ids,
 			    struct strbuf **id)
 {
-	char *line[7];
-	int i, nr = 4 + nr_ids;
+	const char *end = out->buf + out->len, *line[3];
+	size_t len[3], n;
+	int i;
 
-	if (split_lines(out, line, nr) != nr || line[0][0] != '/' ||
-	    strcmp(line[2], "--end-of-options") || strcmp(line[nr - 1], "--"))
+	if (!pop_line(out->buf, &end, &n) || n != 2 || memcmp(end, "--", 2))
+		return -1;
+	for (i = nr_ids - 1; i >= 0; i--) {
+		line[i] = pop_line(out->buf, &end, &len[i]);
+		if (!line[i] || !is_hex(line[i], len[i]))
+			return -1;
+	}
+	if (!pop_line(out->buf, &end, &n) || n != strlen("--end-of-options") ||
+	    memcmp(end, "--end-of-options", n) ||
+	    split_paths(m, out->buf, (size_t)(end - out->buf)))
 		return -1;
 	for (i = 0; i < nr_ids; i++)
-		if (!is_hex(line[3 + i], strlen(line[3 + i])))
-			return -1;
-	strbuf_addstr(&m->objdir, line[0]);
-	strbuf_addstr(&m->prefix, line[1]);
-	for (i = 0; i < nr_ids; i++)
-		strbuf_addstr(id[i], line[3 + i]);
+		strbuf_add(id[i], line[i], len[i]);
 	return 0;
 }
 

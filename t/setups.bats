@@ -241,3 +241,13 @@ in_both_languages() {
 	in_both_languages
 	expect_status 128
 }
+
+@test "a repository path and a current directory with newlines in them: the procedure's diffstat" {
+	nl='
+'
+	cd .. && mv repo "re${nl}po" && cd "re${nl}po"
+	mkdir -p "fs/ext${nl}4" && cd "fs/ext${nl}4"
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
