@@ -23,9 +23,10 @@ endif
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) \
 	-DVERSION='"$(VERSION)"'
 
-LIB_OBJS = lib/compare.o lib/merge.o lib/mtree.o lib/numstat.o lib/options.o \
-	lib/pullreq.o lib/quarantine.o lib/quote.o lib/report.o lib/run.o \
-	lib/signals.o lib/strbuf.o lib/strvec.o lib/usage.o
+LIB_OBJS = lib/compare.o lib/gitmodules.o lib/merge.o lib/mtree.o \
+	lib/numstat.o lib/options.o lib/pullreq.o lib/quarantine.o lib/quote.o \
+	lib/report.o lib/run.o lib/signals.o lib/strbuf.o lib/strvec.o \
+	lib/usage.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1

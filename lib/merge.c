@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gitmodules.h"
 #include "merge.h"
 #include "quarantine.h"
 #include "run.h"
@@ -347,6 +348,14 @@ static void entries_from_top(struct merge *m)
 	free(at);
 }
 
+/* The way up from the directory prefix ("a/b/") to the top ("../../"). */
+static void cdup_of(struct strbuf *sb, const char *prefix)
+{
+	for (; *prefix; prefix++)
+		if (*prefix == '/')
+			strbuf_addstr(sb, "../");
+}
+
 /*
  * Have <upstream> and <head> no commit in common?  git merge-base then
  * exits 1, and git merge-tree refuses to merge them, in words of the
@@ -386,7 +395,7 @@ static NORETURN void die_unrelated(const struct merge *m)
  */
 void merge_run(struct merge *m)
 {
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, cdup = STRBUF_INIT;
 	struct strvec argv = STRVEC_INIT, merge_env = STRVEC_INIT;
 	const char *why;
 	int rc;
@@ -437,6 +446,9 @@ void merge_run(struct merge *m)
 	strbuf_add(&m->tree, m->res.tree.s, m->res.tree.len);
 	/* and the diff's as in the procedure's checkout of the merge */
 	strvec_pushf(&m->env, "GIT_ATTR_SOURCE=%s", m->tree.buf);
+	cdup_of(&cdup, m->prefix.buf);
+	gitmodules_env(&m->env, m->tree.buf, cdup.buf);
+	strbuf_release(&cdup);
 	m->conflicted = rc;
 	strbuf_release(&err);
 }

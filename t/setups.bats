@@ -251,3 +251,55 @@ in_both_languages() {
 	run_tool main topic
 	matches_procedure
 }
+
+# history_with_submodule <base> <topic>: a new repository with a
+# submodule "sub" (a gitlink only) whose commit topic moves; its
+# submodule.sub.ignore in .gitmodules is <base> at first and <topic> on
+# topic ("" for none); main is checked out.
+history_with_submodule() {
+	git init -q "$BATS_TEST_TMPDIR/sub-repo" && cd "$BATS_TEST_TMPDIR/sub-repo" ||
+		return
+	test_commit one file.c
+	test_commit two file.c
+	git update-index --add --cacheinfo "160000,$(git rev-parse one),sub"
+	git config -f .gitmodules submodule.sub.path sub
+	git config -f .gitmodules submodule.sub.url ./sub
+	[ -z "$1" ] || git config -f .gitmodules submodule.sub.ignore "$1"
+	git add .gitmodules && test_tick && git commit -q -m "add sub"
+	git checkout -q -b topic
+	git update-index --cacheinfo "160000,$(git rev-parse two),sub"
+	git config -f .gitmodules --unset-all submodule.sub.ignore || :
+	[ -z "$2" ] || git config -f .gitmodules submodule.sub.ignore "$2"
+	git add .gitmodules && test_tick && git commit -q -m "topic: move sub"
+	on main sh -c 'echo more >>file.c'
+}
+
+@test "submodule.<name>.ignore=all from the merged .gitmodules, not the work tree's: the procedure's diffstat" {
+	history_with_submodule "" all
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
+@test "submodule.<name>.ignore=all that the merge drops from .gitmodules: the procedure's diffstat" {
+	history_with_submodule all ""
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
+@test "diff.ignoreSubmodules=all where the merged .gitmodules sets nothing: the procedure's diffstat" {
+	history_with_submodule none ""
+	git config diff.ignoreSubmodules all
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
+@test "the merged .gitmodules seen from a subdirectory: the procedure's diffstat" {
+	history_with_submodule "" all
+	mkdir -p fs/ext4 && cd fs/ext4
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
