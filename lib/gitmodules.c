@@ -33,10 +33,7 @@ static struct submodule *named(struct gitmodules *g, const char *name,
 		if (strlen(g->sub[i].name) == len &&
 		    !memcmp(g->sub[i].name, name, len))
 			return &g->sub[i];
-	if (g->nr == g->alloc) {
-		g->alloc = g->alloc ? 2 * g->alloc : 8;
-		g->sub = xrealloc(g->sub, g->alloc * sizeof(*g->sub));
-	}
+	ALLOC_GROW(g->sub, g->nr, g->alloc);
 	memset(&g->sub[g->nr], 0, sizeof(*g->sub));
 	g->sub[g->nr].name = xmalloc(len + 1);
 	memcpy(g->sub[g->nr].name, name, len);
@@ -77,24 +74,23 @@ static void parse(const struct strbuf *out, struct gitmodules *g)
 }
 
 /* git config -z <source...> --get-regexp <regex>, parsed into g */
-static void read_config(const char *const *source, const char **env,
+static void read_config(const char *const *source, const char *const *env,
 			const char *regex, struct gitmodules *g)
 {
-	struct strvec argv = STRVEC_INIT;
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
 
-	strvec_push(&argv, "git");
-	strvec_push(&argv, "config");
-	strvec_push(&argv, "-z");
+	strvec_pushl(&cp.args, "config", "-z", NULL);
 	for (; *source; source++)
-		strvec_push(&argv, *source);
-	strvec_push(&argv, "--get-regexp");
-	strvec_push(&argv, regex);
-	if (!run_git(argv.v, env, &out, &err))
+		strvec_push(&cp.args, *source);
+	strvec_pushl(&cp.args, "--get-regexp", regex, NULL);
+	for (; env && *env; env++)
+		strvec_push(&cp.env, *env);
+	cp.out = &out;
+	cp.no_stderr = 1;
+	if (!run_git(&cp))
 		parse(&out, g);
-	strvec_clear(&argv);
 	strbuf_release(&out);
-	strbuf_release(&err);
 }
 
 static void clear(struct gitmodules *g)
@@ -160,15 +156,16 @@ static int read_file(const char *path, struct strbuf *sb)
 	return n ? -1 : 0;
 }
 
-void gitmodules_env(struct strvec *env, const char *tree, const char *cdup)
+void gitmodules_config(struct strvec *out, const char *const *env,
+		       const char *tree, const char *cdup)
 {
 	static const char *const regex = "^submodule\\..*\\.(path|ignore)$";
+	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf file = STRBUF_INIT, blob = STRBUF_INIT, spec = STRBUF_INIT,
-		      path = STRBUF_INIT, err = STRBUF_INIT;
+		      path = STRBUF_INIT;
 	struct gitmodules merged = { NULL, 0, 0, NULL },
 			  ours = { NULL, 0, 0, NULL },
 			  config = { NULL, 0, 0, NULL };
-	const char *cat[] = { "git", "cat-file", "blob", NULL, NULL };
 	const char *source[3] = { NULL, NULL, NULL };
 	const char *count = getenv("GIT_CONFIG_COUNT");
 	char *end = NULL;
@@ -181,15 +178,19 @@ void gitmodules_env(struct strvec *env, const char *tree, const char *cdup)
 	if (read_file(path.buf, &file))
 		goto out;	/* git diff looks no name up: nothing to say */
 	strbuf_addf(&spec, "%s:.gitmodules", tree);
-	cat[3] = spec.buf;
-	if (!run_git(cat, env->v, &blob, &err) && blob.len == file.len &&
+	strvec_pushl(&cp.args, "cat-file", "blob", spec.buf, NULL);
+	for (i = 0; env && env[i]; i++)
+		strvec_push(&cp.env, env[i]);
+	cp.out = &blob;
+	cp.no_stderr = 1;
+	if (!run_git(&cp) && blob.len == file.len &&
 	    !memcmp(blob.buf, file.buf, file.len))
 		goto out;	/* the same .gitmodules */
 
 	strbuf_reset(&blob);
 	strbuf_addf(&blob, "--blob=%s", spec.buf);
 	source[0] = blob.buf;
-	read_config(source, env->v, regex, &merged);
+	read_config(source, env, regex, &merged);
 	source[0] = "-f";
 	source[1] = path.buf;
 	read_config(source, NULL, regex, &ours);
@@ -207,14 +208,14 @@ void gitmodules_env(struct strvec *env, const char *tree, const char *cdup)
 		want = ignore_of(at_path(&merged, s->path), &config);
 		if (same(want, have))
 			continue;
-		strvec_pushf(env, "GIT_CONFIG_KEY_%ld=submodule.%s.ignore",
+		strvec_pushf(out, "GIT_CONFIG_KEY_%ld=submodule.%s.ignore",
 			     nr + (long)added, s->name);
-		strvec_pushf(env, "GIT_CONFIG_VALUE_%ld=%s", nr + (long)added,
+		strvec_pushf(out, "GIT_CONFIG_VALUE_%ld=%s", nr + (long)added,
 			     want ? want : "none");
 		added++;
 	}
 	if (added)
-		strvec_pushf(env, "GIT_CONFIG_COUNT=%ld", nr + (long)added);
+		strvec_pushf(out, "GIT_CONFIG_COUNT=%ld", nr + (long)added);
 out:
 	clear(&merged);
 	clear(&ours);
@@ -223,5 +224,4 @@ out:
 	strbuf_release(&blob);
 	strbuf_release(&spec);
 	strbuf_release(&path);
-	strbuf_release(&err);
 }
