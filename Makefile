@@ -50,9 +50,9 @@ install: $(PROGRAM)
 		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
-	install -m 644 lib/completion/git-clean-diffstat.bash \
+	install -m 644 contrib/completion/git-clean-diffstat.bash \
 		'$(DESTDIR)$(bashcompdir)/git-clean-diffstat'
-	install -m 644 lib/completion/_git-clean-diffstat \
+	install -m 644 contrib/completion/_git-clean-diffstat \
 		'$(DESTDIR)$(zshcompdir)/_git-clean-diffstat'
 
 TEST_FLAGS =
@@ -82,7 +82,7 @@ C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
 	bench/run bench/make-repo
-BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
+BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--std=c11 -D_POSIX_C_SOURCE=200809L $(C_SOURCES)
