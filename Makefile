@@ -8,6 +8,12 @@ man1dir = $(mandir)/man1
 bashcompdir = $(prefix)/share/bash-completion/completions
 zshcompdir = $(prefix)/share/zsh/site-functions
 
+# The language, for the compilers and the checkers alike: C11 and
+# POSIX.1-2008.
+C_STD = c11
+C_FEATURES = -D_POSIX_C_SOURCE=200809L
+BASIC_CFLAGS = -std=$(C_STD) $(C_FEATURES)
+
 CC = cc
 CFLAGS = -O2 -g
 WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -20,7 +26,7 @@ ifdef SANITIZE
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) \
+ALL_CFLAGS = $(BASIC_CFLAGS) $(WARNINGS) $(CFLAGS) \
 	-DVERSION='"$(VERSION)"'
 
 LIB_OBJS = lib/compare.o lib/merge.o lib/mtree.o lib/numstat.o lib/options.o \
@@ -85,8 +91,8 @@ SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
-		--std=c11 -D_POSIX_C_SOURCE=200809L $(C_SOURCES)
-	clang-tidy --quiet $(C_SOURCES) -- -std=c11 -D_POSIX_C_SOURCE=200809L
+		--std=$(C_STD) $(C_FEATURES) $(C_SOURCES)
+	clang-tidy --quiet $(C_SOURCES) -- $(BASIC_CFLAGS)
 	shellcheck $(SHELL_SCRIPTS)
 	shellcheck -s bash $(BASH_SOURCES)
 
@@ -95,7 +101,7 @@ lint:
 # as crash-*, to be kept there as a regression input.  fuzz-regress runs
 # every kept input once.
 FUZZ_CC = clang
-FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
+FUZZ_CFLAGS = -g -O1 $(BASIC_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 60
 FUZZERS = t/fuzz/mtree-fuzzer t/fuzz/numstat-fuzzer
