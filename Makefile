@@ -1,5 +1,4 @@
 # git-clean-diffstat: make, make test, make install, make demo
-VERSION = 1.0
 
 prefix = /usr/local
 bindir = $(prefix)/bin
@@ -26,17 +25,25 @@ ifdef SANITIZE
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = $(BASIC_CFLAGS) $(WARNINGS) $(CFLAGS) \
-	-DVERSION='"$(VERSION)"'
+ALL_CFLAGS = $(BASIC_CFLAGS) $(WARNINGS) $(CFLAGS)
 
 LIB_OBJS = lib/compare.o lib/merge.o lib/mtree.o lib/numstat.o lib/options.o \
 	lib/pullreq.o lib/quarantine.o lib/quote.o lib/report.o lib/run.o \
-	lib/signals.o lib/strbuf.o lib/strvec.o lib/usage.o
+	lib/signals.o lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1
 
-all: $(PROGRAM)
+all: $(PROGRAM) $(MANPAGE)
+
+# The version, from GIT-VERSION-GEN (git describe, or a tarball's version
+# file): GIT_CLEAN_DIFFSTAT_VERSION and GIT_CLEAN_DIFFSTAT_DATE.  The file
+# changes only when they do, and only what shows them is rebuilt.
+GIT-VERSION-FILE: FORCE
+	@./GIT-VERSION-GEN . GIT-VERSION-FILE.in $@
+-include GIT-VERSION-FILE
+VERSION = $(GIT_CLEAN_DIFFSTAT_VERSION)
+VERSION_CFLAGS = -DVERSION='"$(VERSION)"'
 
 include bench/bench.mk
 
@@ -46,12 +53,19 @@ $(PROGRAM): $(OBJS)
 %.o: %.c $(wildcard lib/*.h) GIT-CFLAGS
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+lib/version.o: lib/version.c lib/version.h GIT-CFLAGS GIT-VERSION-FILE
+	$(CC) $(ALL_CFLAGS) $(VERSION_CFLAGS) -c -o $@ $<
+
+# The man page with its header and footer filled in: name, version, date.
+$(MANPAGE): $(MANPAGE).in GIT-VERSION-FILE
+	./GIT-VERSION-GEN . $(MANPAGE).in $@+ && mv $@+ $@
+
 # Rebuild everything when the flags change (DEVELOPER=1, SANITIZE=...).
 GIT-CFLAGS: FORCE
 	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
 		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' >$@
 
-install: $(PROGRAM)
+install: $(PROGRAM) $(MANPAGE)
 	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' \
 		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
@@ -62,7 +76,7 @@ install: $(PROGRAM)
 		'$(DESTDIR)$(zshcompdir)/_git-clean-diffstat'
 
 TEST_FLAGS =
-test: $(PROGRAM)
+test: all
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
 
 # The random-history differential test on seeds 1..SEEDS (by default the
@@ -75,7 +89,7 @@ test-random: $(PROGRAM)
 VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect \
 	--show-leak-kinds=definite,indirect
-valgrind: $(PROGRAM)
+valgrind: all
 	rm -rf t/valgrind && mkdir t/valgrind
 	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
 		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
@@ -86,13 +100,13 @@ valgrind: $(PROGRAM)
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
-	bench/run bench/make-repo
+SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN t/demo.sh t/fuzz/make-corpus \
+	t/lib/random-history bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
-		--std=$(C_STD) $(C_FEATURES) $(C_SOURCES)
-	clang-tidy --quiet $(C_SOURCES) -- $(BASIC_CFLAGS)
+		--std=$(C_STD) $(C_FEATURES) $(VERSION_CFLAGS) $(C_SOURCES)
+	clang-tidy --quiet $(C_SOURCES) -- $(BASIC_CFLAGS) $(VERSION_CFLAGS)
 	shellcheck $(SHELL_SCRIPTS)
 	shellcheck -s bash $(BASH_SOURCES)
 
@@ -131,6 +145,7 @@ demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
 clean:
-	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
+	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
+		t/valgrind $(FUZZERS) t/fuzz/work
 
 .PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
