@@ -1,4 +1,4 @@
-# git-clean-diffstat: make, make test, make install, make demo
+# git-clean-diffstat: make, make test, make install, make demo, make dist
 
 prefix = /usr/local
 bindir = $(prefix)/bin
@@ -141,6 +141,45 @@ fuzz-regress: fuzz
 	t/fuzz/mtree-fuzzer -runs=0 t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -runs=0 t/fuzz/numstat-corpus
 
+# A release tarball of HEAD, git-clean-diffstat-<version>.tar.gz, with
+# the version file that GIT-VERSION-GEN reads where git describe cannot
+# run.  distcheck proves it: unpacked in a temporary directory, outside
+# any checkout, it builds, installs and passes make test.
+DIST = git-clean-diffstat-$(VERSION)
+dist: GIT-VERSION-FILE
+	@case '$(VERSION)' in *.dirty) \
+		echo >&2 'make dist: tracked files have changes; commit them first'; \
+		exit 1 ;; \
+	esac
+	rm -rf .dist-tmp && mkdir .dist-tmp
+	printf '%s\n' '$(VERSION)' '$(GIT_CLEAN_DIFFSTAT_DATE)' >.dist-tmp/version
+	git archive --format=tar.gz --prefix=$(DIST)/ \
+		--add-file=.dist-tmp/version -o $(DIST).tar.gz HEAD
+	rm -rf .dist-tmp
+
+DISTCHECK_INSTALLED = bin/git-clean-diffstat \
+	share/man/man1/git-clean-diffstat.1 \
+	share/bash-completion/completions/git-clean-diffstat \
+	share/zsh/site-functions/_git-clean-diffstat
+distcheck: dist
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	tar -C "$$tmp" -xzf $(DIST).tar.gz && \
+	cd "$$tmp/$(DIST)" && \
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+		echo >&2 "distcheck: $$tmp is inside a git checkout"; exit 1; \
+	fi && \
+	$(MAKE) -s && \
+	$(MAKE) -s install DESTDIR="$$tmp/inst" prefix=/usr && \
+	for f in $(DISTCHECK_INSTALLED); do \
+		test -f "$$tmp/inst/usr/$$f" || { echo >&2 "distcheck: no /usr/$$f"; exit 1; }; \
+	done && \
+	test "$$("$$tmp/inst/usr/bin/git-clean-diffstat" --version)" = \
+		'git-clean-diffstat version $(VERSION)' && \
+	grep -q '^\.TH .* "git\\-clean\\-diffstat $(VERSION)"' \
+		"$$tmp/inst/usr/share/man/man1/git-clean-diffstat.1" && \
+	$(MAKE) test TEST_FLAGS='$(TEST_FLAGS)' && \
+	echo "distcheck: $(DIST).tar.gz builds, installs and passes make test"
+
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
@@ -148,4 +187,4 @@ clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
 		t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install dist distcheck test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE

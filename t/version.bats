@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 #
 # GIT-VERSION-GEN, the one source of the version: git describe in a
-# checkout, the version file in a release tarball, DEF_VER otherwise.
+# checkout, the version file in a release tarball, DEF_VER otherwise; and
+# make dist, whose tarball carries the version in its name, its top
+# directory and its version file.
 #
 # Each test runs the script in a source tree of its own: a repository
 # holding a copy of GIT-VERSION-GEN, or a plain directory.
@@ -98,4 +100,23 @@ version_of() {
 	git -C src tag -a -m "git-clean-diffstat 1.7" v1.7
 	src/GIT-VERSION-GEN src "$BATS_TEST_TMPDIR/template" out
 	[ "$(cat out)" = "version 1.7 of 2005-04-07" ]
+}
+
+@test "make dist: git-clean-diffstat-<version>.tar.gz, in a directory of that name, with a version file" {
+	git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1 ||
+		skip "the source is not a git checkout (a tarball is made from one)"
+	git clone -q "$TOP" src
+	make -s -C src dist >/dev/null
+	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' src/GIT-VERSION-FILE)
+	[[ "$version" =~ ^[0-9]+\.[0-9]+ ]]
+	tarball=src/git-clean-diffstat-$version.tar.gz
+	[ -f "$tarball" ]
+	tar -tzf "$tarball" >list
+	run ! grep -v "^git-clean-diffstat-$version/" list
+	grep -qx "git-clean-diffstat-$version/version" list
+	grep -qx "git-clean-diffstat-$version/GIT-VERSION-GEN" list
+	tar -xzf "$tarball" "git-clean-diffstat-$version/version"
+	[ "$(sed -n 1p "git-clean-diffstat-$version/version")" = "$version" ]
+	[ "$(sed -n 2p "git-clean-diffstat-$version/version")" = \
+	  "$(git -C src log -1 --format=%cs)" ]
 }
