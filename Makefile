@@ -25,7 +25,7 @@ ifdef SANITIZE
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = $(BASIC_CFLAGS) $(WARNINGS) $(CFLAGS)
+ALL_CFLAGS = $(BASIC_CFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS)
 
 LIB_OBJS = lib/compare.o lib/merge.o lib/mtree.o lib/numstat.o lib/options.o \
 	lib/pullreq.o lib/quarantine.o lib/quote.o lib/report.o lib/run.o \
@@ -100,8 +100,8 @@ valgrind: all
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN t/demo.sh t/fuzz/make-corpus \
-	t/lib/random-history bench/run bench/make-repo
+SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
+	t/fuzz/make-corpus t/lib/random-history bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
@@ -180,6 +180,12 @@ distcheck: dist
 	$(MAKE) test TEST_FLAGS='$(TEST_FLAGS)' && \
 	echo "distcheck: $(DIST).tar.gz builds, installs and passes make test"
 
+# The Debian package, built from the tarball with contrib/debian
+# (contrib/make-deb): packages/*.deb, .buildinfo and .changes.
+deb: dist
+	rm -f packages/*.deb packages/*.buildinfo packages/*.changes
+	contrib/make-deb $(DIST).tar.gz packages
+
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
@@ -187,4 +193,4 @@ clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
 		t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install dist distcheck test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install dist distcheck deb test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
