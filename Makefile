@@ -186,6 +186,18 @@ deb: dist
 	rm -f packages/*.deb packages/*.buildinfo packages/*.changes
 	contrib/make-deb $(DIST).tar.gz packages
 
+# The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec:
+# packages/*.rpm.  Where the build requirements are not RPMs (Debian):
+# make rpm RPMBUILD_FLAGS='--nodeps --without check'.
+RPMBUILD_FLAGS =
+rpm: dist
+	rm -rf packages/rpm packages/*.rpm && mkdir -p packages/rpm
+	rpmbuild -bb $(RPMBUILD_FLAGS) --define '_topdir $(CURDIR)/packages/rpm' \
+		--define '_sourcedir $(CURDIR)' --define 'gcd_version $(VERSION)' \
+		contrib/rpm/git-clean-diffstat.spec
+	mv packages/rpm/RPMS/*/*.rpm packages/
+	rm -rf packages/rpm
+
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
@@ -193,4 +205,4 @@ clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
 		t/valgrind $(FUZZERS) t/fuzz/work
 
-.PHONY: all install dist distcheck deb test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install dist distcheck deb rpm test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
