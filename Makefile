@@ -148,7 +148,9 @@ fuzz-regress: fuzz
 # A release tarball of HEAD, git-clean-diffstat-<version>.tar.gz, with
 # the version file that GIT-VERSION-GEN reads where git describe cannot
 # run.  distcheck proves it: unpacked in a temporary directory, outside
-# any checkout, it builds, installs and passes make test.
+# any checkout, it builds, installs and passes make test.  The directory
+# is world-readable, as a source tree is: run as root, t/safety.bats runs
+# the tool as nobody.
 DIST = git-clean-diffstat-$(VERSION)
 dist: GIT-VERSION-FILE
 	@case '$(VERSION)' in *.dirty) \
@@ -167,6 +169,7 @@ DISTCHECK_INSTALLED = bin/git-clean-diffstat \
 	share/zsh/site-functions/_git-clean-diffstat
 distcheck: dist
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	chmod 755 "$$tmp" && \
 	tar -C "$$tmp" -xzf $(DIST).tar.gz && \
 	cd "$$tmp/$(DIST)" && \
 	if git rev-parse --git-dir >/dev/null 2>&1; then \
