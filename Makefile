@@ -210,6 +210,7 @@ demo: $(PROGRAM)
 
 clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
-		t/valgrind $(FUZZERS) t/fuzz/work
+		t/valgrind $(FUZZERS) t/fuzz/work \
+		git-clean-diffstat-*.tar.gz packages .dist-tmp
 
 .PHONY: all install dist distcheck deb rpm test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
