@@ -7,7 +7,8 @@
 
 #include "signals.h"
 
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
+static const int caught[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE,
+				 SIGCHLD };
 static volatile sig_atomic_t pending;
 static int self_pipe[2] = { -1, -1 };
 static void (*cleanup_fn[4])(void);
@@ -89,7 +90,7 @@ void signals_die(int sig)
 void at_cleanup(void (*fn)(void))
 {
 	if (nr_cleanup == (int)(sizeof(cleanup_fn) / sizeof(*cleanup_fn)))
-		die("too many cleanup functions");
+		BUG("too many cleanup functions");
 	cleanup_fn[nr_cleanup++] = fn;
 	if (atexit(fn))
 		die("atexit failed");

@@ -173,10 +173,13 @@ $(usage_text)" git clean-diffstat main topic x
 	[ -z "$stderr" ]
 }
 
-@test "--version prints the version, exit 0" {
+@test "--version prints the version GIT-VERSION-GEN gave the build, exit 0" {
 	run --separate-stderr git clean-diffstat --version
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^git-clean-diffstat\ version\ [0-9]+\.[0-9]+$ ]]
+	[ -z "$stderr" ]
+	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' "$TOP/GIT-VERSION-FILE")
+	[[ "$version" =~ ^[0-9]+\.[0-9]+ ]]
+	[ "$output" = "git-clean-diffstat version $version" ]
 }
 
 @test "--help shows the manual page through git help" {
