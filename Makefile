@@ -37,6 +37,11 @@ include bench/bench.mk
 $(PROGRAM): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
 
+# Test drivers of single modules, like git's t/helper/test-tool.
+TEST_HELPERS = t/helper/test-pullmsg
+t/helper/test-pullmsg: t/helper/test-pullmsg.o lib/pullmsg.o
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-pullmsg.o lib/pullmsg.o
+
 %.o: %.c $(wildcard lib/*.h) GIT-CFLAGS
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -57,6 +62,7 @@ install: $(PROGRAM)
 
 TEST_FLAGS =
 test: $(PROGRAM)
+test: $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
 
 # The random-history differential test on seeds 1..SEEDS (by default the
@@ -70,6 +76,7 @@ VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect \
 	--show-leak-kinds=definite,indirect
 valgrind: $(PROGRAM)
+valgrind: $(TEST_HELPERS)
 	rm -rf t/valgrind && mkdir t/valgrind
 	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
 		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
@@ -80,6 +87,7 @@ valgrind: $(PROGRAM)
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
+C_SOURCES += lib/pullmsg.c t/helper/test-pullmsg.c
 SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
 	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
@@ -126,5 +134,6 @@ demo: $(PROGRAM)
 
 clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
+	rm -f $(TEST_HELPERS) t/helper/*.o lib/pullmsg.o
 
 .PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
