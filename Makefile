@@ -88,8 +88,10 @@ valgrind: $(TEST_HELPERS)
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 C_SOURCES += lib/pullmsg.c t/helper/test-pullmsg.c
+C_SOURCES += t/fuzz/pullmsg-fuzzer.c
 SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
 	bench/run bench/make-repo
+SHELL_SCRIPTS += t/fuzz/make-pullmsg-corpus
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
@@ -107,6 +109,7 @@ FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 60
 FUZZERS = t/fuzz/mtree-fuzzer t/fuzz/numstat-fuzzer
+FUZZERS += t/fuzz/pullmsg-fuzzer
 
 fuzz: $(FUZZERS)
 
@@ -116,18 +119,26 @@ t/fuzz/mtree-fuzzer: t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
 t/fuzz/numstat-fuzzer: t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
 
+t/fuzz/pullmsg-fuzzer: t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c lib/pullmsg.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c
+
 fuzz-run: fuzz
 	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
+	mkdir -p t/fuzz/work/pullmsg
 	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
 		t/fuzz/work/mtree t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=t/fuzz/numstat-corpus/ \
 		t/fuzz/work/numstat t/fuzz/numstat-corpus
+	t/fuzz/pullmsg-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-dict=t/fuzz/pullmsg.dict -artifact_prefix=t/fuzz/pullmsg-corpus/ \
+		t/fuzz/work/pullmsg t/fuzz/pullmsg-corpus
 
 fuzz-regress: fuzz
 	t/fuzz/mtree-fuzzer -runs=0 t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -runs=0 t/fuzz/numstat-corpus
+	t/fuzz/pullmsg-fuzzer -runs=0 t/fuzz/pullmsg-corpus
 
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
