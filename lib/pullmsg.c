@@ -1290,14 +1290,6 @@ static int patch_follows(const struct lines *L, size_t i)
 	return i < L->nr && starts_with(L->l[i], "diff --git ");
 }
 
-static int separator_after(const struct lines *L, size_t i)
-{
-	for (; i < L->nr; i++)
-		if (is_separator(L->l[i]))
-			return 1;
-	return 0;
-}
-
 static void release_request(struct pullmsg_request *req)
 {
 	free(req->row);
@@ -1391,7 +1383,7 @@ static const char *parse_request(struct ctx *c, const char *text, size_t len,
 	struct lines L;
 	struct block bl, chosen;
 	const char *err = NULL;
-	size_t i, since, at, upto;
+	size_t i, since, at, upto, last_sep = 0;
 	int have = 0, saw_total = 0;
 	long dummy;
 
@@ -1459,6 +1451,9 @@ static const char *parse_request(struct ctx *c, const char *text, size_t len,
 	}
 	req->tip_subject = indented_after(&L, upto + 1, L.nr);
 
+	for (i = upto + 1; i < L.nr; i++)
+		if (is_separator(L.l[i]))
+			last_sep = i;
 	for (i = upto + 1; i < L.nr; i++) {
 		if (!parse_total(L.l[i], &dummy, &dummy, &dummy))
 			continue;
@@ -1467,7 +1462,8 @@ static const char *parse_request(struct ctx *c, const char *text, size_t len,
 			continue;
 		chosen = bl;
 		have = 1;
-		if (patch_follows(&L, bl.end) || !separator_after(&L, bl.end))
+		/* one in a tag message has a separator after it */
+		if (patch_follows(&L, bl.end) || last_sep < bl.end)
 			break;
 	}
 	if (!have) {
