@@ -1516,7 +1516,8 @@ static void leaf(struct ctx *c, struct search *f, const struct header *h,
 		int delsp = get_param(h->content_type, "delsp", &param) &&
 			    eq_ci(param.s, param.len, "yes");
 
-		unflow(&text, raw.s, raw.s + raw.len, delsp);
+		if (raw.len)
+			unflow(&text, raw.s, raw.s + raw.len, delsp);
 		if (raw.oom)
 			text.oom = 1;
 		buf_release(&raw);
