@@ -1743,20 +1743,22 @@ static int is_alnum(int ch)
 	return is_digit(ch) || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
 }
 
-/* No leading '-' in "[user@]host[...]" up to one of the stop bytes. */
+/*
+ * "[user@]host[:port]" up to one of the stop bytes: a host, and no user,
+ * host or port that starts with '-' (ssh would take it for an option).
+ */
 static const char *check_host(const char *s, size_t n, const char *stops)
 {
 	size_t end = 0, i, at = 0;
 
 	while (end < n && !in_set(s[end], stops))
 		end++;
-	if (!end)
-		return "URL without a host";
-	for (i = 0; i < end; i++)
+	for (i = 0; i < end; i++) {
+		if ((!i || s[i - 1] == '@' || s[i - 1] == ':') && s[i] == '-')
+			return "user, host or port in URL starts with '-'";
 		if (s[i] == '@')
 			at = i + 1;
-	if (s[0] == '-' || (at < end && s[at] == '-'))
-		return "host in URL starts with '-'";
+	}
 	if (at == end)
 		return "URL without a host";
 	return NULL;

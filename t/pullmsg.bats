@@ -651,7 +651,8 @@ no_request() {
 	for url in 'ext::sh -c touch% /tmp/pwned' 'ext::sh' 'fd::17' \
 		'example.com::path' 'transport::x' '-oProxyCommand=touch /tmp/x' \
 		'--upload-pack=touch /tmp/x' 'ssh://-oProxyCommand=x/repo' \
-		'ssh://user@-oProxyCommand=x/repo' 'git@-host:repo' 'host:-path' \
+		'ssh://user@-oProxyCommand=x/repo' 'ssh://host:-oProxyCommand=x/r' \
+		'git://host:-p/r' 'git@-host:repo' 'host:-path' \
 		'HTTPS://example.com/r' 'ftp://example.com/r' 'rsync://e.com/r' \
 		'git+ssh://example.com/r' 'https://exa mple.com/r' \
 		"$(printf 'https://example.com/r\nx')" "$(printf 'https://e.com/\033[1m')" \
