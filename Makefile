@@ -51,6 +51,11 @@ include bench/bench.mk
 $(PROGRAM): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
 
+# Test drivers of single modules, like git's t/helper/test-tool.
+TEST_HELPERS = t/helper/test-pullmsg
+t/helper/test-pullmsg: t/helper/test-pullmsg.o lib/pullmsg.o
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-pullmsg.o lib/pullmsg.o
+
 %.o: %.c $(wildcard lib/*.h) GIT-CFLAGS
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -85,7 +90,7 @@ install-man: $(MANPAGE)
 # test at a time), with the git on PATH; t/run-suite ends with one line of
 # counts and the time it took.
 TEST_FLAGS =
-test: all
+test: all $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) t
 
 # The suite once per git: each of GIT_VERSIONS built once from
@@ -111,7 +116,7 @@ VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--show-leak-kinds=definite,indirect
 # VALGRIND_TESTS: the test files to run so (default: all of t/).
 VALGRIND_TESTS = t
-valgrind: all
+valgrind: all $(TEST_HELPERS)
 	rm -rf t/valgrind && mkdir t/valgrind
 	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
 		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
@@ -122,9 +127,10 @@ valgrind: all
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
+C_SOURCES += lib/pullmsg.c t/helper/test-pullmsg.c t/fuzz/pullmsg-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
-	t/fuzz/make-corpus t/lib/random-history t/build-git t/run-suite \
-	t/matrix bench/run bench/make-repo
+	t/fuzz/make-corpus t/fuzz/make-pullmsg-corpus t/lib/random-history \
+	t/build-git t/run-suite t/matrix bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	# varFuncNullUB: strvec_pushl() ends its list with NULL, as git's;
@@ -145,6 +151,7 @@ FUZZ_CFLAGS = -g -O1 $(BASIC_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 60
 FUZZERS = t/fuzz/mtree-fuzzer t/fuzz/numstat-fuzzer
+FUZZERS += t/fuzz/pullmsg-fuzzer
 
 fuzz: $(FUZZERS)
 
@@ -154,18 +161,26 @@ t/fuzz/mtree-fuzzer: t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
 t/fuzz/numstat-fuzzer: t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
 
+t/fuzz/pullmsg-fuzzer: t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c lib/pullmsg.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c
+
 fuzz-run: fuzz
 	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
+	mkdir -p t/fuzz/work/pullmsg
 	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
 		t/fuzz/work/mtree t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=t/fuzz/numstat-corpus/ \
 		t/fuzz/work/numstat t/fuzz/numstat-corpus
+	t/fuzz/pullmsg-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-dict=t/fuzz/pullmsg.dict -artifact_prefix=t/fuzz/pullmsg-corpus/ \
+		t/fuzz/work/pullmsg t/fuzz/pullmsg-corpus
 
 fuzz-regress: fuzz
 	t/fuzz/mtree-fuzzer -runs=0 t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -runs=0 t/fuzz/numstat-corpus
+	t/fuzz/pullmsg-fuzzer -runs=0 t/fuzz/pullmsg-corpus
 
 # A release tarball of HEAD, git-clean-diffstat-<version>.tar.gz, with
 # the version file that GIT-VERSION-GEN reads where git describe cannot
@@ -234,5 +249,6 @@ clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
 		t/valgrind $(FUZZERS) t/fuzz/work \
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
+	rm -f $(TEST_HELPERS) t/helper/*.o lib/pullmsg.o
 
 .PHONY: all install install-man dist distcheck deb rpm test test-matrix test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
