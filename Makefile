@@ -100,7 +100,7 @@ test: all $(TEST_HELPERS)
 # shared/git beside the source tree.
 GIT_VERSIONS = 2.38.5 2.43.7 2.47.3 2.50.1 2.55.0 system
 GIT_TARBALLS =
-test-matrix: all
+test-matrix: all $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
 		t/matrix $(GIT_VERSIONS)
 
