@@ -65,15 +65,9 @@ SEEDS =
 test-random: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' bats $(TEST_FLAGS) t/random.bats
 
-# The suite with the tool under valgrind: any error or leak is exit 126.
-VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
-	--errors-for-leak-kinds=definite,indirect \
-	--show-leak-kinds=definite,indirect
+# The suite with the tool under valgrind (t/valgrind/git-clean-diffstat):
+# any error or leak is exit 126.
 valgrind: $(PROGRAM)
-	rm -rf t/valgrind && mkdir t/valgrind
-	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
-		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
-	chmod +x t/valgrind/$(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' bats $(TEST_FLAGS) t
 
 # Static analysis: cppcheck, clang-tidy (.clang-tidy) and shellcheck,
@@ -81,7 +75,7 @@ valgrind: $(PROGRAM)
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
-	bench/run bench/make-repo
+	t/valgrind/git-clean-diffstat bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
 lint:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
@@ -125,6 +119,6 @@ demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
 clean:
-	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
+	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS $(FUZZERS) t/fuzz/work
 
 .PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
