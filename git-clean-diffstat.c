@@ -10,14 +10,17 @@
  *
  *	parse	  the command line (lib/options.c)
  *	resolve	  both revisions to commit ids with one git rev-parse
+ *		  (lib/resolve.c)
  *	merge	  with git merge-tree --write-tree, its objects quarantined
  *		  (lib/merge.c, lib/quarantine.c)
  *	diff	  upstream against the merged tree, with git diff straight
- *		  to our stdout
- *	report	  the conflicts, or that there is nothing to pull
+ *		  to our stdout (merge_diff() in lib/merge.c)
+ *	report	  the conflicts (lib/conflicts.c), or that there is nothing
+ *		  to pull
  *
- * --check, --explain (lib/compare.c) and --request-pull (lib/pullreq.c)
- * use the same merge for the pull request itself.
+ * --check and --explain (lib/compare.c) set git request-pull's diffstat
+ * beside the clean one; --request-pull (lib/request-pull.c) runs git
+ * request-pull and puts the clean diffstat in its message.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -25,49 +28,44 @@
 #include <unistd.h>
 
 #include "lib/compare.h"
+#include "lib/conflicts.h"
 #include "lib/merge.h"
 #include "lib/options.h"
-#include "lib/pullreq.h"
-#include "lib/report.h"
-#include "lib/run.h"
+#include "lib/request-pull.h"
+#include "lib/resolve.h"
 #include "lib/signals.h"
 
 /*
- * The porcelain git diff, as the procedure runs it, so that diff.* and
- * color.* configuration and the terminal's width apply exactly as they
- * would there (git diff-tree, plumbing, ignores them).  Its output goes
- * straight to our stdout: nothing is copied or held here.
+ * The clean diffstat, its output straight to our stdout: nothing is
+ * copied or held here.
  */
-static void diff(const struct merge *m, const struct options *opts)
+static int show_diffstat(const struct merge *m, const struct options *opts)
 {
-	struct strvec argv = STRVEC_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
-	diff_command(&argv, opts, "-C", NULL, m->oid[0].buf, m->tree.buf);
+	merge_diff(&cp, m, &opts->diff, NULL);
 	fflush(stdout);
-	rc = run_git(argv.v, m->env.v, NULL, NULL);
-	strvec_clear(&argv);
+	rc = run_git(&cp);
 	if (rc == -SIGPIPE)	/* our reader went away: go quietly, as git */
 		signals_die(SIGPIPE);
 	if (rc < 0)
 		die("git diff died of %s", run_describe(rc));
 	if (rc)
 		exit(rc == 129 ? 129 : 128);
-}
 
-static int show_diffstat(const struct merge *m, const struct options *opts)
-{
-	diff(m, opts);
 	if (m->conflicted)
-		report_conflicts(m->name[0], m->name[1], &m->res);
+		report_conflicts(m->pull, &m->res);
 	else if (merge_nothing_to_pull(m))
-		note("'%s' is already merged into '%s'", m->name[1], m->name[0]);
+		note("'%s' is already merged into '%s'", m->pull->head.name,
+		     m->pull->upstream.name);
 	return m->conflicted;
 }
 
 int main(int argc, char **argv)
 {
 	struct options opts;
+	struct pull p;
 	struct merge m;
 	int status;
 
@@ -79,13 +77,12 @@ int main(int argc, char **argv)
 	}
 	if (opts.mode == MODE_REQUEST_PULL) {
 		status = request_pull(&opts);
-		strvec_clear(&opts.diff);
+		options_release(&opts);
 		return status;
 	}
 
-	merge_init(&m, opts.rev[0], opts.rev[1], opts.allow_unrelated);
-	merge_resolve(&m);
-	merge_run(&m);
+	resolve(&p, opts.upstream, opts.head);
+	merge_run(&m, &p, opts.allow_unrelated);
 
 	switch (opts.mode) {
 	case MODE_CHECK:
@@ -102,6 +99,7 @@ int main(int argc, char **argv)
 		die_errno("cannot write the output");
 
 	merge_release(&m);
-	strvec_clear(&opts.diff);
+	pull_release(&p);
+	options_release(&opts);
 	return status;
 }

@@ -5,43 +5,29 @@
 #include "compare.h"
 #include "numstat.h"
 #include "quote.h"
-#include "report.h"
+#include "conflicts.h"
 #include "run.h"
 
 
 /*
- * All merge bases, the one git merge-base (and so git request-pull)
- * uses first, with desc[i] "<abbreviated id> <subject>" of each.
+ * The merge bases, the one git request-pull uses first, with desc[i]
+ * "<abbreviated id> <subject>" of each.
  */
-static void merge_bases(const struct merge *m, struct strvec *oid,
-			struct strvec *desc)
+static void merge_bases_described(const struct merge *m, struct strvec *oid,
+				  struct strvec *desc)
 {
-	struct strvec log = STRVEC_INIT;
-	const char *argv[] = { "git", "merge-base", "--all", NULL, NULL, NULL };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
 	char *p, *nl;
-	int rc;
 
-	argv[3] = m->oid[0].buf;
-	argv[4] = m->oid[1].buf;
-	rc = run_git(argv, NULL, &out, &err);
-	if (rc > 1 || rc < 0)
-		die_with_git("git merge-base", rc, &err);
-	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		strvec_push(oid, p);
-	}
+	merge_bases(m->pull, oid);
 	if (!oid->nr)
-		die("no commits in common between '%s' and '%s', so git "
-		    "request-pull has no diffstat", m->name[0], m->name[1]);
-
-	strvec_push(&log, "git");
-	strvec_push(&log, "log");
-	strvec_push(&log, "--no-walk=unsorted");
-	strvec_push(&log, "--format=%h %s");
-	strvec_pushv(&log, oid->v, oid->nr);
-	strbuf_reset(&out);
-	run_git_or_die(log.v, NULL, &out);
+		BUG("merge_bases() found none and did not die");
+	strvec_pushl(&cp.args, "log", "--no-walk=unsorted", "--format=%h %s",
+		     NULL);
+	strvec_pushv(&cp.args, oid->v, oid->nr);
+	cp.out = &out;
+	run_git_or_die(&cp);
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
 		strvec_push(desc, p);
@@ -49,24 +35,25 @@ static void merge_bases(const struct merge *m, struct strvec *oid,
 	if (desc->nr != oid->nr)
 		die("git log described %zu of %zu merge bases", desc->nr,
 		    oid->nr);
-	strvec_clear(&log);
 	strbuf_release(&out);
-	strbuf_release(&err);
 }
 
-/* The two diffstats as git diff prints them, with opts' diff options. */
+/*
+ * The two diffstats, git request-pull's from base and the clean one,
+ * with the user's diff options and format.
+ */
 static void diffstats(const struct merge *m, const struct options *opts,
 		      const char *base, const char *const *format,
 		      struct strbuf *messy, struct strbuf *clean)
 {
-	struct strvec argv = STRVEC_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
 
-	diff_command(&argv, opts, "-M", format, base, m->oid[1].buf);
-	run_git_or_die(argv.v, NULL, messy);
-	strvec_clear(&argv);
-	diff_command(&argv, opts, "-M", format, m->oid[0].buf, m->tree.buf);
-	run_git_or_die(argv.v, m->env.v, clean);
-	strvec_clear(&argv);
+	request_pull_diff(&cp, m->pull, base, &opts->diff, format);
+	cp.out = messy;
+	run_git_or_die(&cp);
+	merge_diff(&cp, m, &opts->diff, format);
+	cp.out = clean;
+	run_git_or_die(&cp);
 }
 
 /* How many files a --stat output names, from its " N files changed" line. */
@@ -94,12 +81,12 @@ int compare_check(const struct merge *m, const struct options *opts)
 	int same, n;
 	size_t i;
 
-	merge_bases(m, &base, &desc);
+	merge_bases_described(m, &base, &desc);
 	diffstats(m, opts, base.v[0], NULL, &messy, &clean);
 	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
 
-	printf("'%s' and '%s' have %zu merge base%s:\n", m->name[1],
-	       m->name[0], base.nr, base.nr == 1 ? "" : "s");
+	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->head.name,
+	       m->pull->upstream.name, base.nr, base.nr == 1 ? "" : "s");
 	for (i = 0; i < desc.nr; i++)
 		printf("  %s%s\n", desc.v[i], i || base.nr == 1 ? "" :
 		       " (the one git request-pull uses)");
@@ -112,7 +99,7 @@ int compare_check(const struct merge *m, const struct options *opts)
 		puts("They differ: git request-pull's diffstat is messy; "
 		     "use git clean-diffstat's.");
 	if (m->conflicted)
-		report_conflicts(m->name[0], m->name[1], &m->res);
+		report_conflicts(m->pull, &m->res);
 
 	strbuf_release(&messy);
 	strbuf_release(&clean);
@@ -195,33 +182,22 @@ static int cmp_cstr(const void *a, const void *b)
 
 static void changed_between(const char *a, const char *b, struct pathlist *pl)
 {
-	const char *argv[] = { "git", "diff", "--name-only", "-z", "--no-renames",
-			       "--end-of-options", NULL, NULL, NULL };
-	struct strbuf err = STRBUF_INIT;
-	struct strvec v = STRVEC_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
 	size_t i, alloc = 0;
-	int rc;
 
-	argv[6] = a;
-	argv[7] = b;
-	strvec_pushv(&v, argv, 8);
+	strvec_pushl(&cp.args, "diff", "--name-only", "-z", "--no-renames",
+		     "--end-of-options", a, b, NULL);
 	strbuf_init(&pl->buf);
 	pl->path = NULL;
 	pl->nr = 0;
-	rc = run_git(v.v, NULL, &pl->buf, &err);
-	if (rc)
-		die_with_git("git diff", rc, &err);
+	cp.out = &pl->buf;
+	run_git_or_die(&cp);
 	for (i = 0; i < pl->buf.len; i += strlen(pl->buf.buf + i) + 1) {
-		if (pl->nr == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			pl->path = xrealloc(pl->path, alloc * sizeof(*pl->path));
-		}
+		ALLOC_GROW(pl->path, pl->nr, alloc);
 		pl->path[pl->nr++] = pl->buf.buf + i;
 	}
 	if (pl->nr)
 		qsort(pl->path, pl->nr, sizeof(*pl->path), cmp_cstr);
-	strvec_clear(&v);
-	strbuf_release(&err);
 }
 
 static int pathlist_has(const struct pathlist *pl, const char *path)
@@ -317,7 +293,8 @@ static void print_human(const struct merge *m, const struct strvec *desc,
 				strbuf_addf(&sb, "  (from merge base %s)",
 					    desc->v[r->base]);
 			else if (r->side == ONLY_MESSY)
-				strbuf_addf(&sb, "  (already in '%s')", m->name[0]);
+				strbuf_addf(&sb, "  (already in '%s')",
+					    m->pull->upstream.name);
 			strbuf_addch(&sb, '\n');
 		}
 	}
@@ -386,7 +363,7 @@ int compare_explain(const struct merge *m, const struct options *opts)
 	struct row *row;
 	size_t i = 0, j = 0, nr = 0, k;
 
-	merge_bases(m, &base, &desc);
+	merge_bases_described(m, &base, &desc);
 	diffstats(m, opts, base.v[0], numstat, &messy_out, &clean_out);
 	parse_sorted(&messy_out, &messy);
 	parse_sorted(&clean_out, &clean);
@@ -430,7 +407,7 @@ int compare_explain(const struct merge *m, const struct options *opts)
 		print_human(m, &desc, &messy, &clean, row, nr,
 			    quote_path_config());
 	if (m->conflicted)
-		report_conflicts(m->name[0], m->name[1], &m->res);
+		report_conflicts(m->pull, &m->res);
 
 	for (k = 1; k < base.nr; k++) {
 		strbuf_release(&changed[k - 1].buf);

@@ -2,230 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diff.h"
 #include "merge.h"
 #include "quarantine.h"
-#include "run.h"
-
-void merge_init(struct merge *m, const char *upstream, const char *head,
-		int allow_unrelated)
-{
-	memset(m, 0, sizeof(*m));
-	m->default_upstream = !upstream;
-	m->name[0] = upstream ? upstream : "@{upstream}";
-	m->name[1] = head ? head : "HEAD";
-	m->allow_unrelated = allow_unrelated;
-	strbuf_init(&m->oid[0]);
-	strbuf_init(&m->oid[1]);
-	strbuf_init(&m->upstream_tree);
-	strbuf_init(&m->objdir);
-	strbuf_init(&m->prefix);
-	strbuf_init(&m->output);
-	strbuf_init(&m->tree);
-	strbuf_init(&m->paths);
-}
-
-/* git's own reason, the first line of what it said less its "fatal: ". */
-static const char *git_reason(struct strbuf *err)
-{
-	char *nl = strchr(err->buf, '\n');
-
-	if (nl)
-		strbuf_setlen(err, (size_t)(nl - err->buf));
-	if (!strncmp(err->buf, "fatal: ", 7))
-		return err->buf + 7;
-	if (!strncmp(err->buf, "error: ", 7))
-		return err->buf + 7;
-	return err->buf;
-}
-
-static int is_hex(const char *s, size_t len)
-{
-	return (len == 40 || len == 64) && strspn(s, "0123456789abcdef") == len;
-}
-
-/* Split the lines of sb in place; returns how many, at most max. */
-static int split_lines(struct strbuf *sb, char **line, int max)
-{
-	char *p = sb->buf, *nl;
-	int n = 0;
-
-	while (*p && (nl = strchr(p, '\n'))) {
-		*nl = '\0';
-		if (n == max)
-			return max + 1;
-		line[n++] = p;
-		p = nl + 1;
-	}
-	return *p ? max + 1 : n;
-}
-
-/* git rev-parse --verify -q --end-of-options <spec>: 0 and the id in oid */
-static int verify(const char *spec, struct strbuf *oid, struct strbuf *err)
-{
-	const char *argv[] = { "git", "rev-parse", "--verify", "-q",
-			       "--end-of-options", spec, NULL };
-	int rc;
-
-	strbuf_reset(oid);
-	strbuf_reset(err);
-	rc = run_git(argv, NULL, oid, err);
-	strbuf_trim_newlines(oid);
-	return rc;
-}
-
-/*
- * The slow path for one revision: <name>^{commit}, else <name> peeled
- * in a second step (":/<regex>" takes a suffix into its regex), else
- * die saying why, as precisely as git can tell.
- */
-static void resolve_one(const struct merge *m, int i, struct strbuf *oid)
-{
-	/* static: still reachable when die() exits, for leak checkers */
-	static struct strbuf spec = STRBUF_INIT, raw = STRBUF_INIT,
-			     err = STRBUF_INIT;
-	int rc;
-
-	strbuf_reset(&spec);
-	strbuf_addf(&spec, "%s^{commit}", m->name[i]);
-	rc = verify(spec.buf, oid, &err);
-	if (!rc)
-		return;
-	if (i == 0 && m->default_upstream)
-		die("%s; name the branch to be pulled into: "
-		    "git clean-diffstat <upstream> [<head>]",
-		    err.len ? git_reason(&err) : "no upstream configured");
-	if (rc != 1)
-		die_with_git("git rev-parse", rc, &err);
-	if (verify(m->name[i], &raw, &err))
-		die("not a valid revision: '%s'", m->name[i]);
-	strbuf_reset(&spec);
-	strbuf_addf(&spec, "%s^{commit}", raw.buf);
-	if (!verify(spec.buf, oid, &err))
-		return;
-	{
-		const char *type[] = { "git", "cat-file", "-t", raw.buf, NULL };
-
-		strbuf_reset(&spec);
-		if (run_git(type, NULL, &spec, &err))
-			die("not a valid revision: '%s'", m->name[i]);
-		strbuf_trim_newlines(&spec);
-		die("'%s' is a %s, not a commit", m->name[i], spec.buf);
-	}
-}
-
-/*
- * What one git rev-parse prints for the object directory, the prefix of
- * the current directory, and after --end-of-options the ids asked for
- * and "--"; 0 when the output is just that, with the ids in id[].
- */
-static int parse_resolution(struct merge *m, struct strbuf *out, int nr_ids,
-			    struct strbuf **id)
-{
-	char *line[7];
-	int i, nr = 4 + nr_ids;
-
-	if (split_lines(out, line, nr) != nr || line[0][0] != '/' ||
-	    strcmp(line[2], "--end-of-options") || strcmp(line[nr - 1], "--"))
-		return -1;
-	for (i = 0; i < nr_ids; i++)
-		if (!is_hex(line[3 + i], strlen(line[3 + i])))
-			return -1;
-	strbuf_addstr(&m->objdir, line[0]);
-	strbuf_addstr(&m->prefix, line[1]);
-	for (i = 0; i < nr_ids; i++)
-		strbuf_addstr(id[i], line[3 + i]);
-	return 0;
-}
-
-static int rev_parse(struct merge *m, const char *const *spec, int nr,
-		     struct strbuf **id)
-{
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	struct strvec argv = STRVEC_INIT;
-	int i, rc;
-
-	strvec_push(&argv, "git");
-	strvec_push(&argv, "rev-parse");
-	strvec_push(&argv, "--path-format=absolute");
-	strvec_push(&argv, "--git-path");
-	strvec_push(&argv, "objects");
-	strvec_push(&argv, "--show-prefix");
-	strvec_push(&argv, "--end-of-options");
-	for (i = 0; i < nr; i++)
-		strvec_push(&argv, spec[i]);
-	strvec_push(&argv, "--");
-	rc = run_git(argv.v, NULL, &out, &err) ||
-	     parse_resolution(m, &out, nr, id);
-	strvec_clear(&argv);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	return rc;
-}
-
-/*
- * One git rev-parse gives the object directory, the current directory's
- * prefix, both commits and the upstream tree.  "--end-of-options" keeps
- * a revision spelled like an option from being taken as one, and the
- * final "--" keeps a revision from being taken as a file name.  When it
- * fails, each revision is tried on its own, to use it after all or to
- * say what is wrong with it.
- */
-void merge_resolve(struct merge *m)
-{
-	struct strbuf spec[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
-	struct strbuf *id[3] = { &m->oid[0], &m->upstream_tree, &m->oid[1] };
-	const char *v[3];
-	int i;
-
-	strbuf_addf(&spec[0], "%s^{commit}", m->name[0]);
-	strbuf_addf(&spec[1], "%s^{tree}", m->name[0]);
-	strbuf_addf(&spec[2], "%s^{commit}", m->name[1]);
-	for (i = 0; i < 3; i++)
-		v[i] = spec[i].buf;
-	if (rev_parse(m, v, 3, id)) {
-		for (i = 0; i < 3; i++)
-			strbuf_reset(id[i]);
-		strbuf_reset(&m->objdir);
-		strbuf_reset(&m->prefix);
-		resolve_one(m, 0, &m->oid[0]);
-		resolve_one(m, 1, &m->oid[1]);
-		strbuf_reset(&spec[1]);
-		strbuf_addf(&spec[1], "%s^{tree}", m->oid[0].buf);
-		v[0] = spec[1].buf;
-		if (rev_parse(m, v, 1, &id[1]))
-			die("cannot resolve '%s' and '%s' to two commits",
-			    m->name[0], m->name[1]);
-	}
-	for (i = 0; i < 3; i++)
-		strbuf_release(&spec[i]);
-}
-
-/* Is the git on PATH older than 2.38?  Then say so and stop. */
-static void check_git_version(void)
-{
-	const char *argv[] = { "git", "version", NULL };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int major = 0, minor = 0;
-
-	if (run_git(argv, NULL, &out, &err) ||
-	    sscanf(out.buf, "git version %d.%d", &major, &minor) != 2)
-		return;
-	if (major < 2 || (major == 2 && minor < 38)) {
-		strbuf_trim_newlines(&out);
-		die("git clean-diffstat needs git 2.38 or later for "
-		    "merge-tree --write-tree (found %s)",
-		    out.buf + strlen("git version "));
-	}
-}
-
-static int is_shallow(void)
-{
-	const char *argv[] = { "git", "rev-parse", "--is-shallow-repository", NULL };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-
-	return !run_git(argv, NULL, &out, &err) &&
-	       !strcmp(out.buf, "true\n");
-}
 
 /*
  * The path from the top of the work tree of rel, a path relative to
@@ -259,13 +38,13 @@ static void path_from_top(struct strbuf *sb, const char *prefix,
  * git merge-tree names its conflicted files relative to the current
  * directory, but its messages from the top: name them all from the top.
  */
-static void entries_from_top(struct merge *m)
+static void entries_from_top(struct merge *m, const char *prefix)
 {
 	size_t i, *at = xmalloc((m->res.nr_entries + 1) * sizeof(*at));
 
 	for (i = 0; i < m->res.nr_entries; i++) {
 		at[i] = m->paths.len;
-		path_from_top(&m->paths, m->prefix.buf, m->res.entries[i].path.s,
+		path_from_top(&m->paths, prefix, m->res.entries[i].path.s,
 			      m->res.entries[i].path.len);
 	}
 	for (i = 0; i < m->res.nr_entries; i++) {	/* the buffer has moved */
@@ -276,93 +55,132 @@ static void entries_from_top(struct merge *m)
 	free(at);
 }
 
+/* Why merge-tree found nothing to merge, and stop. */
+static NORETURN void die_unrelated(const struct pull *p)
+{
+	int code;
+
+	if (repo_is_shallow()) {
+		code = die_message("the merge base of '%s' and '%s' is missing "
+				   "from this shallow clone", p->upstream.name,
+				   p->head.name);
+		hint("deepen it with 'git fetch --deepen=<depth>'");
+	} else {
+		code = die_message("refusing to merge unrelated histories");
+		hint("pass --allow-unrelated-histories to merge them all the same");
+	}
+	exit(code);
+}
+
 /*
  * Merge in memory; a conflict is no failure (git merge-tree exits 1).
  */
-void merge_run(struct merge *m)
+void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 {
+	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT;
-	struct strvec argv = STRVEC_INIT, merge_env = STRVEC_INIT;
 	const char *why;
 	int rc;
 
-	strvec_push(&argv, "git");
-	strvec_push(&argv, "merge-tree");
-	strvec_push(&argv, "--write-tree");
-	strvec_push(&argv, "-z");
-	strvec_push(&argv, "--messages");
+	memset(m, 0, sizeof(*m));
+	m->pull = p;
+	strbuf_init(&m->output);
+	strbuf_init(&m->tree);
+	strbuf_init(&m->paths);
 	quarantine_create();
-	quarantine_env(&m->env, m->objdir.buf);
-	strvec_pushv(&merge_env, m->env.v, m->env.nr);
+	quarantine_env(&m->env, p->objdir.buf);
+
+	strvec_pushl(&cp.args, "merge-tree", "--write-tree", "-z", "--messages",
+		     NULL);
+	if (allow_unrelated)
+		strvec_push(&cp.args, "--allow-unrelated-histories");
+	strvec_pushl(&cp.args, p->upstream.oid.buf, p->head.oid.buf, NULL);
+	strvec_pushv(&cp.env, m->env.v, m->env.nr);
 	/*
 	 * Attributes (merge drivers, text, eol) as the procedure has them:
 	 * its merge runs in a checkout of <upstream>.  Git before 2.41 knows
 	 * no GIT_ATTR_SOURCE and takes the work tree's.
 	 */
-	strvec_pushf(&merge_env, "GIT_ATTR_SOURCE=%s", m->oid[0].buf);
-	if (m->allow_unrelated)
-		strvec_push(&argv, "--allow-unrelated-histories");
-	strvec_push(&argv, m->oid[0].buf);
-	strvec_push(&argv, m->oid[1].buf);
-	rc = run_git(argv.v, merge_env.v, &m->output, &err);
-	strvec_clear(&merge_env);
-	strvec_clear(&argv);
+	strvec_pushf(&cp.env, "GIT_ATTR_SOURCE=%s", p->upstream.oid.buf);
+	cp.out = &m->output;
+	cp.err = &err;
+	rc = run_git(&cp);
 
 	if (rc == 129)
 		check_git_version();
 	if (rc != 0 && rc != 1) {
 		if (!strstr(err.buf, "refusing to merge unrelated histories"))
 			die_with_git("git merge-tree", rc, &err);
-		if (is_shallow()) {
-			fprintf(stderr, "fatal: the merge base of '%s' and '%s' "
-				"is missing from this shallow clone\n",
-				m->name[0], m->name[1]);
-			hint("deepen it with 'git fetch --deepen=<depth>'");
-		} else {
-			fputs("fatal: refusing to merge unrelated histories\n",
-			      stderr);
-			hint("pass --allow-unrelated-histories to merge them "
-			     "all the same");
-		}
-		exit(128);
+		die_unrelated(p);
 	}
 	if (mtree_parse(m->output.buf, m->output.len, &m->res, &why))
 		die("cannot parse the output of git merge-tree: %s", why);
-	if (m->prefix.len)
-		entries_from_top(m);
+	if (p->prefix.len)
+		entries_from_top(m, p->prefix.buf);
 	strbuf_add(&m->tree, m->res.tree.s, m->res.tree.len);
-	/* and the diff's as in the procedure's checkout of the merge */
-	strvec_pushf(&m->env, "GIT_ATTR_SOURCE=%s", m->tree.buf);
 	m->conflicted = rc;
 	strbuf_release(&err);
 }
 
+void merge_diff(struct child_process *cp, const struct merge *m,
+		const struct diff_opts *user, const char *const *format)
+{
+	diff_args(&cp->args, user, "-C", format, m->pull->upstream.oid.buf,
+		  m->tree.buf);
+	strvec_pushv(&cp->env, m->env.v, m->env.nr);
+	/* attributes as in the procedure's checkout of the merge */
+	strvec_pushf(&cp->env, "GIT_ATTR_SOURCE=%s", m->tree.buf);
+}
+
+void request_pull_diff(struct child_process *cp, const struct pull *p,
+		       const char *base, const struct diff_opts *user,
+		       const char *const *format)
+{
+	diff_args(&cp->args, user, "-M", format, base, p->head.oid.buf);
+}
+
+void merge_bases(const struct pull *p, struct strvec *oids)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *line, *nl;
+	int rc;
+
+	strvec_pushl(&cp.args, "merge-base", "--all", p->upstream.oid.buf,
+		     p->head.oid.buf, NULL);
+	cp.out = &out;
+	cp.err = &err;
+	rc = run_git(&cp);
+	if (rc > 1 || rc < 0)
+		die_with_git("git merge-base", rc, &err);
+	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		strvec_push(oids, line);
+	}
+	if (!oids->nr)
+		die("no commits in common between '%s' and '%s', so git "
+		    "request-pull has no diffstat", p->upstream.name,
+		    p->head.name);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
 
 int merge_nothing_to_pull(const struct merge *m)
 {
-	const char *argv[] = { "git", "merge-base", "--is-ancestor", NULL,
-			       NULL, NULL };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int rc;
+	struct child_process cp = CHILD_PROCESS_INIT;
 
 	/* only then can <head> be an ancestor: spare the walk otherwise */
-	if (strcmp(m->tree.buf, m->upstream_tree.buf))
+	if (strcmp(m->tree.buf, m->pull->upstream_tree.buf))
 		return 0;
-	argv[3] = m->oid[1].buf;
-	argv[4] = m->oid[0].buf;
-	rc = run_git(argv, NULL, &out, &err);
-	strbuf_release(&out);
-	strbuf_release(&err);
-	return !rc;
+	strvec_pushl(&cp.args, "merge-base", "--is-ancestor",
+		     m->pull->head.oid.buf, m->pull->upstream.oid.buf, NULL);
+	cp.no_stdout = 1;
+	cp.no_stderr = 1;
+	return !run_git(&cp);
 }
 
 void merge_release(struct merge *m)
 {
-	strbuf_release(&m->oid[0]);
-	strbuf_release(&m->oid[1]);
-	strbuf_release(&m->upstream_tree);
-	strbuf_release(&m->objdir);
-	strbuf_release(&m->prefix);
 	strvec_clear(&m->env);
 	mtree_release(&m->res);
 	strbuf_release(&m->output);

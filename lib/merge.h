@@ -2,44 +2,65 @@
 #define MERGE_H
 
 #include "mtree.h"
+#include "options.h"
+#include "resolve.h"
+#include "run.h"
 #include "strbuf.h"
 #include "strvec.h"
 
 /*
- * The merge at the heart of the tool, done in memory.
+ * The merge at the heart of the tool, done in memory, and the diffs
+ * that are taken of it.
  *
- * merge_resolve() turns <upstream> and <head> into commit ids with one
- * git rev-parse (on failure it dies, saying which revision is wrong and
- * why) and finds the repository's object directory.  merge_run() makes
- * the quarantine and runs git merge-tree --write-tree with its objects
- * going there; it dies on any failure but a conflict.  Afterwards
- * m->env is the environment every later git needs to see the merged
- * tree (with its attributes, as in a checkout of it), and m->tree its id.
+ * merge_run() makes the quarantine (quarantine.h) and runs
+ *
+ *	git merge-tree --write-tree -z --messages <upstream> <head>
+ *
+ * with its new objects going there, and with the attributes (merge
+ * drivers, text, eol) of <upstream>, in whose checkout the procedure
+ * merges.  It dies on any failure but a conflict.
  */
 
 struct merge {
-	const char *name[2];		/* <upstream>, <head>, as spelled */
-	int default_upstream;		/* name[0] is our "@{upstream}" */
-	int allow_unrelated;		/* --allow-unrelated-histories */
-	struct strbuf oid[2];		/* their commit ids */
-	struct strbuf upstream_tree;
-	struct strbuf objdir;		/* the repository's object directory */
-	struct strbuf prefix;		/* of the current directory, "dir/" */
-	struct strvec env;		/* for git to read the merged tree */
+	const struct pull *pull;	/* what is merged into what */
+	struct strvec env;		/* the quarantine, for every git after */
 	struct strbuf output;		/* merge-tree's; res points into it */
-	struct mtree_result res;
-	struct strbuf tree;		/* the merged tree */
-	struct strbuf paths;		/* res's conflicted paths, from the top */
+	struct mtree_result res;	/* conflicted paths from the top */
+	struct strbuf tree;		/* the merged tree's id */
+	struct strbuf paths;		/* where res's entries' paths are */
 	int conflicted;
 };
 
-/* upstream may be NULL for the current branch's @{upstream}, head for HEAD. */
-void merge_init(struct merge *m, const char *upstream, const char *head,
-		int allow_unrelated);
-void merge_resolve(struct merge *m);
-void merge_run(struct merge *m);
+void merge_run(struct merge *m, const struct pull *p, int allow_unrelated);
+void merge_release(struct merge *m);
+
+/*
+ * The clean diffstat: prepare cp to run the procedure's
+ *
+ *	git diff -C <format> <user's options> <upstream> <merged tree>
+ *
+ * (diff.h's diff_args()) as in the procedure's checkout of the merge:
+ * with the quarantine's objects and the merged tree's attributes.  The
+ * caller says where its output goes and runs it.
+ */
+void merge_diff(struct child_process *cp, const struct merge *m,
+		const struct diff_opts *user, const char *const *format);
+
+/*
+ * git request-pull's diffstat, as git-request-pull.sh computes it:
+ * prepare cp to run git diff -M <format> <user's options> from base to
+ * <head>, in the repository as it is (no quarantine: that diff never
+ * sees the merge).  base is the first of merge_bases(): the one git
+ * merge-base, and so git request-pull, picks.
+ */
+void request_pull_diff(struct child_process *cp, const struct pull *p,
+		       const char *base, const struct diff_opts *user,
+		       const char *const *format);
+
+/* git merge-base --all <upstream> <head>, in git's order, into oids. */
+void merge_bases(const struct pull *p, struct strvec *oids);
+
 /* Is <head> an ancestor of <upstream>, so that there is nothing to pull? */
 int merge_nothing_to_pull(const struct merge *m);
-void merge_release(struct merge *m);
 
 #endif

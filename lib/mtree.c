@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "mtree.h"
 
 struct cursor {
@@ -73,24 +74,6 @@ static int parse_entry(struct mtree_str f, struct mtree_entry *e)
 	return e->path.len ? 0 : -1;
 }
 
-static int grow(void **arr, size_t nr, size_t *alloc, size_t size)
-{
-	void *p;
-	size_t n;
-
-	if (nr < *alloc)
-		return 0;
-	n = *alloc ? *alloc * 2 : 8;
-	if (n > (size_t)-1 / size)
-		return -1;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*alloc = n;
-	return 0;
-}
-
 static int parse_messages(struct cursor *c, struct mtree_result *res,
 			  const char **err)
 {
@@ -113,8 +96,8 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 			break;
 		}
 
-		if (grow((void **)&res->messages, res->nr_messages, &alloc,
-			 sizeof(*res->messages))) {
+		if (grow_array((void **)&res->messages, res->nr_messages, &alloc,
+			       sizeof(*res->messages))) {
 			*err = "out of memory";
 			return -1;
 		}
@@ -177,8 +160,8 @@ int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
 				goto fail;
 			break;
 		}
-		if (grow((void **)&res->entries, res->nr_entries, &alloc,
-			 sizeof(*res->entries))) {
+		if (grow_array((void **)&res->entries, res->nr_entries, &alloc,
+			       sizeof(*res->entries))) {
 			*err = "out of memory";
 			goto fail;
 		}

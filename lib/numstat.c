@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "numstat.h"
 
 /* A count up to the next tab: digits, or "-" for binary (-1). */
@@ -70,16 +71,10 @@ int numstat_parse(const char *buf, size_t len, struct numstat *res,
 		f.path = p;
 		f.path_len = (size_t)n;
 		p += n + 1;
-		if (res->nr == alloc) {
-			struct numstat_file *grown;
-
-			alloc = alloc ? 2 * alloc : 16;
-			grown = realloc(res->file, alloc * sizeof(*grown));
-			if (!grown) {
-				*err = "out of memory";
-				goto fail;
-			}
-			res->file = grown;
+		if (grow_array((void **)&res->file, res->nr, &alloc,
+			       sizeof(*res->file))) {
+			*err = "out of memory";
+			goto fail;
 		}
 		res->file[res->nr++] = f;
 	}

@@ -188,30 +188,32 @@ static void check_mode(struct options *opts, const char **arg, int nr)
 
 	if (opts->mode == MODE_REQUEST_PULL) {
 		/* -p is git request-pull's: the patch after the diffstat */
-		for (i = j = 0; i < opts->diff.nr; i++)
-			if (!strcmp(opts->diff.v[i], "-p")) {
+		struct strvec *args = &opts->diff.args;
+
+		for (i = j = 0; i < args->nr; i++)
+			if (!strcmp(args->v[i], "-p")) {
 				opts->patch = 1;
-				free((char *)opts->diff.v[i]);
+				free((char *)args->v[i]);
 			} else {
-				opts->diff.v[j++] = opts->diff.v[i];
+				args->v[j++] = args->v[i];
 			}
-		opts->diff.nr = j;
-		if (opts->diff.v)
-			opts->diff.v[j] = NULL;
+		args->nr = j;
+		if (args->v)
+			args->v[j] = NULL;
 		if (nr < 2)
 			usage_error("--request-pull needs <start> and <url>");
 		if (nr > 3)
 			usage_error("too many arguments for --request-pull");
-		opts->rev[0] = arg[0];
+		opts->upstream = arg[0];
 		opts->url = arg[1];
 		opts->end = nr > 2 ? arg[2] : NULL;
 		return;
 	}
 	if (nr > 2)
 		usage_error("too many revisions");
-	opts->rev[0] = nr > 0 ? arg[0] : NULL;
-	opts->rev[1] = nr > 1 ? arg[1] : NULL;
-	if (opts->mode != MODE_DIFFSTAT && opts->diff_format)
+	opts->upstream = nr > 0 ? arg[0] : NULL;
+	opts->head = nr > 1 ? arg[1] : NULL;
+	if (opts->mode != MODE_DIFFSTAT && opts->diff.format)
 		usage_error("--check and --explain compare git request-pull's "
 			    "-M --stat --summary; drop the output format option");
 }
@@ -228,8 +230,8 @@ void parse_options(int argc, char **argv, struct options *opts)
 		int takes_next;
 
 		if (!strcmp(arg, "--")) {
-			opts->pathspec = argv + i + 1;
-			opts->nr_pathspec = argc - i - 1;
+			opts->diff.pathspec = (const char *const *)argv + i + 1;
+			opts->diff.nr_pathspec = (size_t)(argc - i - 1);
 			break;
 		}
 		if (only_revs || arg[0] != '-' || !arg[1]) {
@@ -260,14 +262,14 @@ void parse_options(int argc, char **argv, struct options *opts)
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
 			opts->allow_unrelated = 1;
 		} else if ((o = find_diff_option(arg, &takes_next))) {
-			strvec_push(&opts->diff, arg);
+			strvec_push(&opts->diff.args, arg);
 			if (takes_next) {
 				if (++i == argc)
 					usage_error("option '%s' needs a value", arg);
-				strvec_push(&opts->diff, argv[i]);
+				strvec_push(&opts->diff.args, argv[i]);
 			}
-			opts->diff_format |= o->format;
-			opts->diff_copies |= !strcmp(o->name, "C") ||
+			opts->diff.format |= o->format;
+			opts->diff.copies |= !strcmp(o->name, "C") ||
 					     !strcmp(o->name, "find-copies");
 		} else {
 			usage_error("unknown option '%s'", arg);
@@ -276,28 +278,7 @@ void parse_options(int argc, char **argv, struct options *opts)
 	check_mode(opts, positional, nr);
 }
 
-void diff_command(struct strvec *argv, const struct options *opts,
-		  const char *renames, const char *const *format,
-		  const char *from, const char *to)
+void options_release(struct options *opts)
 {
-	strvec_push(argv, "git");
-	strvec_push(argv, "--no-pager");
-	strvec_push(argv, "diff");
-	/* a second -C would mean --find-copies-harder: the user's replaces ours */
-	if (strcmp(renames, "-C") || !opts->diff_copies)
-		strvec_push(argv, renames);
-	if (format) {
-		for (; *format; format++)
-			strvec_push(argv, *format);
-	} else if (!opts->diff_format) {
-		strvec_push(argv, "--stat");
-		strvec_push(argv, "--summary");
-	}
-	strvec_pushv(argv, opts->diff.v, opts->diff.nr);
-	strvec_push(argv, "--end-of-options");
-	strvec_push(argv, from);
-	strvec_push(argv, to);
-	strvec_push(argv, "--");
-	strvec_pushv(argv, (const char *const *)opts->pathspec,
-		     (size_t)opts->nr_pathspec);
+	strvec_clear(&opts->diff.args);
 }

@@ -17,4 +17,7 @@ void quote_c_style(struct strbuf *sb, const char *s, size_t len,
 void quote_c_always(struct strbuf *sb, const char *s, size_t len,
 		    int quote_high);
 
+/* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
+int quote_path_config(void);
+
 #endif

@@ -107,26 +107,47 @@ static void die_of_signal(pid_t pid, int sig)
 	signals_die(sig);
 }
 
-int run_git(const char **argv, const char **env,
-	    struct strbuf *out, struct strbuf *err)
+/* A stream of the child: a pipe to capture, /dev/null, or ours (-1). */
+static int child_fd(struct strbuf *sink, unsigned discard, int pipe_fd[2],
+		    int *devnull)
 {
-	struct strvec envp = STRVEC_INIT;
-	int out_fd[2] = { -1, -1 }, err_fd[2] = { -1, -1 };
-	struct strbuf *sink[2] = { out, err };
+	if (sink) {
+		make_pipe(pipe_fd);
+		return pipe_fd[1];
+	}
+	if (!discard)
+		return -1;
+	if (*devnull < 0 &&
+	    (*devnull = open("/dev/null", O_WRONLY | O_CLOEXEC)) < 0)
+		die_errno("cannot open /dev/null");
+	return *devnull;
+}
+
+/* run_git(), with git's stderr captured into err when that is not NULL */
+static int run(struct child_process *cp, struct strbuf *err)
+{
+	struct strvec argv = STRVEC_INIT, envp = STRVEC_INIT;
+	int out_fd[2] = { -1, -1 }, err_fd[2] = { -1, -1 }, devnull = -1;
+	struct strbuf *sink[2] = { cp->out, err };
 	int fds[2] = { -1, -1 };
 	int status = 0, exited = 0, sig, i;
 	pid_t pid;
 
-	build_env(&envp, env);
-	if (out)
-		make_pipe(out_fd);
-	if (err)
-		make_pipe(err_fd);
-	pid = spawn(argv, envp.v, out_fd[1], err_fd[1]);
+	strvec_push(&argv, "git");
+	strvec_pushv(&argv, cp->args.v, cp->args.nr);
+	build_env(&envp, cp->env.v);
+	pid = spawn(argv.v, envp.v,
+		    child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
+		    child_fd(err, cp->no_stderr, err_fd, &devnull));
+	strvec_clear(&argv);
 	strvec_clear(&envp);
-	if (out)
+	strvec_clear(&cp->args);
+	strvec_clear(&cp->env);
+	if (devnull >= 0)
+		close(devnull);
+	if (out_fd[1] >= 0)
 		close(out_fd[1]);
-	if (err)
+	if (err_fd[1] >= 0)
 		close(err_fd[1]);
 	fds[0] = out_fd[0];
 	fds[1] = err_fd[0];
@@ -177,8 +198,7 @@ int run_git(const char **argv, const char **env,
 }
 
 /* Pass on what git said and stop as it would. */
-void die_with_git(const char *what, int status,
-				  const struct strbuf *err)
+void die_with_git(const char *what, int status, const struct strbuf *err)
 {
 	if (err->len) {
 		fwrite(err->buf, 1, err->len, stderr);
@@ -189,14 +209,23 @@ void die_with_git(const char *what, int status,
 	die("%s failed (%s)", what, run_describe(status));
 }
 
-void run_git_or_die(const char **argv, const char **env, struct strbuf *out)
+int run_git(struct child_process *cp)
 {
-	struct strbuf err = STRBUF_INIT;
-	int rc = run_git(argv, env, out, &err);
+	return run(cp, cp->err);
+}
 
+void run_git_or_die(struct child_process *cp)
+{
+	struct strbuf own = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf *err = cp->err ? cp->err : &own;
+	int rc;
+
+	strbuf_addf(&what, "git %s", cp->args.nr ? cp->args.v[0] : "");
+	rc = run(cp, err);
 	if (rc)
-		die_with_git(argv[1], rc, &err);
-	strbuf_release(&err);
+		die_with_git(what.buf, rc, err);
+	strbuf_release(&own);
+	strbuf_release(&what);
 }
 
 const char *run_describe(int status)

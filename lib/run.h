@@ -5,32 +5,56 @@
 #include "strvec.h"
 
 /*
- * Running git.  run_git() spawns "git" with the given argv (argv[0] is
- * "git"; no shell is ever involved), standard input from /dev/null and
- * our environment with env's "NAME=value" entries put in place of any
- * variable of the same name.  The child's stdout goes to out and its
- * stderr to err when those are given (both read together with poll(),
- * so that neither pipe can fill up and deadlock the two processes),
- * else straight to ours.
+ * Running git, as git's run-command.h runs its children: a command is
+ * data, started by one call.
  *
- * It returns the exit status of git, or -N when git was killed by
- * signal N.  When a fatal signal reaches us meanwhile, the child gets
+ *	struct child_process cp = CHILD_PROCESS_INIT;
+ *
+ *	strvec_pushl(&cp.args, "merge-base", "--all", a, b, NULL);
+ *	cp.out = &out;
+ *	rc = run_git(&cp);
+ *
+ * args are git's arguments: "git" itself is implied, and no shell is
+ * ever involved.  env holds "NAME=value" entries that take the place of
+ * our variables of the same name in git's environment.  Standard input
+ * is /dev/null.  Each of stdout and stderr is captured into a strbuf
+ * (out, err), thrown away (no_stdout, no_stderr), or else ours.  The
+ * captured streams are read together with poll(), so that neither pipe
+ * can fill up and deadlock the two processes.
+ */
+struct child_process {
+	struct strvec args;
+	struct strvec env;
+	struct strbuf *out;
+	struct strbuf *err;
+	unsigned no_stdout : 1;
+	unsigned no_stderr : 1;
+};
+
+#define CHILD_PROCESS_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0 }
+
+/*
+ * Run git and wait for it.  Returns its exit status, or -N when it was
+ * killed by signal N, and clears args and env, so that cp is ready for
+ * the next command.  When a fatal signal reaches us meanwhile, git gets
  * the same signal, is waited for, and we die of it (signals.h): the
  * caller never sees an interrupted run.
  */
-
-int run_git(const char **argv, const char **env,
-	    struct strbuf *out, struct strbuf *err);
+int run_git(struct child_process *cp);
 
 /*
- * Stop because a git command failed: pass on what it said on stderr
- * (err), or say that it failed and how, and exit 128 as git would.
+ * run_git() for a command that must succeed: else die_with_git(), with
+ * what git said on cp->err or, when that is NULL, on a buffer of our own.
+ */
+void run_git_or_die(struct child_process *cp);
+
+/*
+ * Stop because a git command (what, "git merge-tree") failed: pass on
+ * what it said on stderr (err), or say that it failed and how, and exit
+ * 128 as git would.
  */
 NORETURN void die_with_git(const char *what, int status,
 			   const struct strbuf *err);
-
-/* run_git() for a command that must succeed: else die_with_git(). */
-void run_git_or_die(const char **argv, const char **env, struct strbuf *out);
 
 /* Describe a status of run_git() for a message: "exit code 3", "signal 9". */
 const char *run_describe(int status);

@@ -89,7 +89,7 @@ void signals_die(int sig)
 void at_cleanup(void (*fn)(void))
 {
 	if (nr_cleanup == (int)(sizeof(cleanup_fn) / sizeof(*cleanup_fn)))
-		die("too many cleanup functions");
+		BUG("too many cleanup functions");
 	cleanup_fn[nr_cleanup++] = fn;
 	if (atexit(fn))
 		die("atexit failed");

@@ -88,7 +88,7 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 	if (!sb->alloc && !len)
 		return;
 	if (len >= sb->alloc)
-		die("strbuf_setlen beyond the allocation");
+		BUG("strbuf_setlen beyond the allocation");
 	sb->len = len;
 	sb->buf[len] = '\0';
 }

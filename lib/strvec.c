@@ -6,12 +6,20 @@
 
 void strvec_push(struct strvec *sv, const char *s)
 {
-	if (sv->nr + 2 > sv->alloc) {
-		sv->alloc = sv->alloc ? sv->alloc * 2 : 16;
-		sv->v = xrealloc(sv->v, sv->alloc * sizeof(*sv->v));
-	}
+	ALLOC_GROW(sv->v, sv->nr + 1, sv->alloc);	/* and the NULL */
 	sv->v[sv->nr++] = xstrdup(s);
 	sv->v[sv->nr] = NULL;
+}
+
+void strvec_pushl(struct strvec *sv, ...)
+{
+	const char *s;
+	va_list ap;
+
+	va_start(ap, sv);
+	while ((s = va_arg(ap, const char *)))
+		strvec_push(sv, s);
+	va_end(ap);
 }
 
 void strvec_pushf(struct strvec *sv, const char *fmt, ...)

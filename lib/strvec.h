@@ -19,6 +19,8 @@ struct strvec {
 
 void strvec_push(struct strvec *sv, const char *s);
 PRINTF(2, 3) void strvec_pushf(struct strvec *sv, const char *fmt, ...);
+/* Push each of the arguments up to a NULL, as git's strvec_pushl(). */
+__attribute__((__sentinel__)) void strvec_pushl(struct strvec *sv, ...);
 void strvec_pushv(struct strvec *sv, const char *const *v, size_t nr);
 void strvec_clear(struct strvec *sv);
 

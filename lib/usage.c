@@ -38,14 +38,14 @@ void die_errno(const char *fmt, ...)
 	exit(128);
 }
 
-int error(const char *fmt, ...)
+int die_message(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("error: ", fmt, ap, NULL);
+	report("fatal: ", fmt, ap, NULL);
 	va_end(ap);
-	return -1;
+	return 128;
 }
 
 void warning(const char *fmt, ...)
@@ -73,6 +73,18 @@ void note(const char *fmt, ...)
 	va_start(ap, fmt);
 	report("note: ", fmt, ap, NULL);
 	va_end(ap);
+}
+
+void bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	char prefix[256];
+	va_list ap;
+
+	snprintf(prefix, sizeof(prefix), "BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	report(prefix, fmt, ap, NULL);
+	va_end(ap);
+	abort();
 }
 
 void *xmalloc(size_t size)

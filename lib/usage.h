@@ -3,12 +3,23 @@
 
 #include <stddef.h>
 
+#include "grow.h"
+
 /*
  * Messages in git's style: lowercase, no trailing period, on stderr.
- * die() prints "fatal: ..." and exits 128 (atexit cleanups run);
- * error() prints "error: ..." and returns -1; warning() and hint()
- * print "warning: ..." and "hint: ...".  x*alloc() die when memory
- * runs out, so callers never check.
+ *
+ *	die()		"fatal: ..." and exit 128 (the cleanups of
+ *			at_cleanup() run, as at any exit)
+ *	die_errno()	the same, with ": <strerror(errno)>" after it
+ *	die_message()	"fatal: ..." and return 128, for a caller that
+ *			has a hint to add before it exits with that code
+ *	warning(), hint(), note()
+ *			"warning: ...", "hint: ...", "note: ..."
+ *	BUG()		a programming error, never a user's: "BUG: file:line:
+ *			...", then abort()
+ *
+ * xmalloc(), xrealloc(), xstrdup() and ALLOC_GROW() die when memory runs
+ * out, so that callers never check.
  */
 
 #define NORETURN __attribute__((__noreturn__))
@@ -16,13 +27,25 @@
 
 NORETURN PRINTF(1, 2) void die(const char *fmt, ...);
 NORETURN PRINTF(1, 2) void die_errno(const char *fmt, ...);
-PRINTF(1, 2) int error(const char *fmt, ...);
+PRINTF(1, 2) int die_message(const char *fmt, ...);
 PRINTF(1, 2) void warning(const char *fmt, ...);
 PRINTF(1, 2) void hint(const char *fmt, ...);
 PRINTF(1, 2) void note(const char *fmt, ...);
 
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+NORETURN PRINTF(3, 4) void bug_fl(const char *file, int line,
+				  const char *fmt, ...);
+
 void *xmalloc(size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
+
+/* grow_array() (grow.h) for code that may die. */
+#define ALLOC_GROW(arr, nr, alloc)                                          \
+	do {                                                                \
+		if (grow_array((void **)&(arr), (nr), &(alloc),             \
+			       sizeof(*(arr))))                             \
+			die("out of memory");                               \
+	} while (0)
 
 #endif

@@ -2,23 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conflicts.h"
 #include "quote.h"
-#include "report.h"
-#include "run.h"
-#include "strbuf.h"
-
-int quote_path_config(void)
-{
-	const char *argv[] = { "git", "config", "--type=bool",
-			       "--default=true", "core.quotepath", NULL };
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	int quote = run_git(argv, NULL, &out, &err) ||
-		    strcmp(out.buf, "false\n");
-
-	strbuf_release(&out);
-	strbuf_release(&err);
-	return quote;
-}
 
 struct label {				/* a path and one kind of conflict */
 	struct mtree_str path, kind;
@@ -53,10 +38,7 @@ static struct label *collect(const struct mtree_result *res, size_t *nr)
 		if (!mtree_is_conflict(m) || !kind.len)
 			continue;
 		for (j = 0; j < m->nr_paths; j++) {
-			if (n == alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				l = xrealloc(l, alloc * sizeof(*l));
-			}
+			ALLOC_GROW(l, n, alloc);
 			l[n].path = m->paths[j];
 			l[n].kind = kind;
 			l[n].order = n;
@@ -177,14 +159,13 @@ void conflict_lines(struct strbuf *sb, const struct mtree_result *res)
 	free(l);
 }
 
-void report_conflicts(const char *upstream, const char *head,
-		      const struct mtree_result *res)
+void report_conflicts(const struct pull *p, const struct mtree_result *res)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts; the "
 		    "counts of conflicted files include conflict markers:\n",
-		    head, upstream);
+		    p->head.name, p->upstream.name);
 	conflict_lines(&sb, res);
 	fputs(sb.buf, stderr);
 	fflush(stderr);

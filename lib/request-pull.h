@@ -1,5 +1,5 @@
-#ifndef PULLREQ_H
-#define PULLREQ_H
+#ifndef REQUEST_PULL_H
+#define REQUEST_PULL_H
 
 #include "options.h"
 

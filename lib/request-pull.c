@@ -1,0 +1,90 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conflicts.h"
+#include "merge.h"
+#include "request-pull.h"
+
+/* The format of git request-pull -p's tail: the diffstat, then the patch. */
+static const char *const with_patch[] = { "--stat", "--summary", "-p", NULL };
+
+/* git request-pull <start> <url> [<end>], its output and status kept */
+static int run_request_pull(const struct options *opts, struct strbuf *out)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_push(&cp.args, "request-pull");
+	if (opts->patch)
+		strvec_push(&cp.args, "-p");
+	/* <end> may be NULL: then the list ends before it */
+	strvec_pushl(&cp.args, "--", opts->upstream, opts->url, opts->end,
+		     NULL);
+	cp.out = out;
+	return run_git(&cp);
+}
+
+/* What git request-pull ends with: its diffstat, and with -p the patch. */
+static void request_pull_tail(const struct pull *p, int patch,
+			      struct strbuf *out)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strvec base = STRVEC_INIT;
+
+	merge_bases(p, &base);
+	request_pull_diff(&cp, p, base.v[0], NULL, patch ? with_patch : NULL);
+	cp.out = out;
+	run_git_or_die(&cp);
+	strvec_clear(&base);
+}
+
+int request_pull(const struct options *opts)
+{
+	struct strbuf message = STRBUF_INIT, tail = STRBUF_INIT;
+	struct strbuf local = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	const char *colon;
+	struct pull p;
+	struct merge m;
+	int rc;
+
+	/* <end> is <local>[:<remote>], as git request-pull takes it */
+	if (opts->end) {
+		colon = strrchr(opts->end, ':');
+		strbuf_add(&local, opts->end,
+			   colon ? (size_t)(colon - opts->end) : strlen(opts->end));
+	}
+	resolve(&p, opts->upstream, local.len ? local.buf : NULL);
+	merge_run(&m, &p, opts->allow_unrelated);
+
+	rc = run_request_pull(opts, &message);
+	request_pull_tail(&p, opts->patch, &tail);
+	if (message.len < tail.len ||
+	    memcmp(message.buf + message.len - tail.len, tail.buf, tail.len)) {
+		if (rc) {	/* it failed, and said why: pass it all on */
+			fwrite(message.buf, 1, message.len, stdout);
+			return rc < 0 ? 128 : rc;
+		}
+		die("git request-pull's output does not end with the diffstat "
+		    "it should; not replacing it");
+	}
+	strbuf_setlen(&message, message.len - tail.len);
+
+	merge_diff(&cp, &m, &opts->diff, opts->patch ? with_patch : NULL);
+	cp.out = &message;
+	run_git_or_die(&cp);
+	if (m.conflicted) {
+		strbuf_addf(&message, "\nMerging this into %s conflicts in:\n\n",
+			    p.upstream.name);
+		conflict_lines(&message, &m.res);
+		rc = 1;
+	}
+	fwrite(message.buf, 1, message.len, stdout);
+
+	merge_release(&m);
+	pull_release(&p);
+	strbuf_release(&message);
+	strbuf_release(&tail);
+	strbuf_release(&local);
+	return rc < 0 ? 128 : rc;
+}

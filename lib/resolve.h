@@ -1,0 +1,41 @@
+#ifndef RESOLVE_H
+#define RESOLVE_H
+
+#include "strbuf.h"
+
+/*
+ * What the command line names, resolved against the repository before
+ * anything else runs, so that every later git sees the same commits and
+ * no revision can pass for an option or a file name.
+ *
+ * resolve() fills a struct pull with one git rev-parse: the ids of both
+ * commits, <upstream>'s tree, the repository's object directory and the
+ * current directory's prefix.  On failure it dies saying which revision
+ * is wrong and why, as precisely as git can tell.
+ */
+
+struct revision {
+	const char *name;		/* as the user spelled it */
+	struct strbuf oid;		/* the commit's id, in hex */
+};
+
+struct pull {				/* pulling head into upstream */
+	struct revision upstream;	/* "@{upstream}" when not given */
+	struct revision head;		/* "HEAD" when not given */
+	int default_upstream;		/* upstream.name is our "@{upstream}" */
+	struct strbuf upstream_tree;	/* the id of upstream's tree */
+	struct strbuf objdir;		/* the repository's object directory */
+	struct strbuf prefix;		/* of the current directory: "dir/" */
+};
+
+/* upstream may be NULL for @{upstream}, head for HEAD. */
+void resolve(struct pull *p, const char *upstream, const char *head);
+void pull_release(struct pull *p);
+
+/* Is the repository a shallow clone? */
+int repo_is_shallow(void);
+
+/* Is the git on PATH older than 2.38?  Then say so and stop. */
+void check_git_version(void);
+
+#endif
