@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 #
-# The bash completion, lib/completion/git-clean-diffstat.bash, driven the
+# The bash completion, contrib/completion/git-clean-diffstat.bash, driven the
 # way bash drives it: in a bash subprocess with git's own completion
 # loaded, COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT set for a command
 # line, and the function `complete -p git` names called; the sorted
@@ -15,7 +15,7 @@ load test_helper
 
 setup() {
 	setup_world
-	ours=$TOP/lib/completion/git-clean-diffstat.bash
+	ours=$TOP/contrib/completion/git-clean-diffstat.bash
 
 	git_completion=${GIT_COMPLETION-}
 	if [ -z "$git_completion" ]; then
@@ -323,13 +323,14 @@ need_zsh() {
 }
 
 # zsh_complete_line <command line>: zsh's completions for <command line>,
-# with zsh's _git and lib/completion/_git-clean-diffstat (found through
-# $fpath, as compinit finds it installed in $(zshcompdir)), sorted, one a
-# line.  zsh completes only in its line editor, so an interactive zsh -f
-# runs on a pseudo-terminal (zsh/zpty), gets the line and a <TAB>, and a
-# compadd wrapper writes every match it is given to a file.
+# with zsh's _git and contrib/completion/_git-clean-diffstat (found
+# through $fpath, as compinit finds it installed in $(zshcompdir)),
+# sorted, one a line.  zsh completes only in its line editor, so an
+# interactive zsh -f runs on a pseudo-terminal (zsh/zpty), gets the line
+# and a <TAB>, and a compadd wrapper writes every match it is given to a
+# file.
 zsh_complete_line() {
-	zsh -f -s -- "$TOP/lib/completion" "$BATS_TEST_TMPDIR/matches" "$1" <<-'EOF' 2>&1
+	zsh -f -s -- "$TOP/contrib/completion" "$BATS_TEST_TMPDIR/matches" "$1" <<-'EOF' 2>&1
 	dir=$1 out=$2 line=$3
 	zmodload zsh/zpty || exit 1
 	: >$out

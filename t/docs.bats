@@ -1,8 +1,12 @@
 #!/usr/bin/env bats
 #
 # The documentation stays in step with the binary: the man page is
-# lint-clean, and every option `git clean-diffstat -h` lists is described
-# in both the man page and the README.  It needs groff.
+# lint-clean, its header and footer carry the version --version prints,
+# and every option `git clean-diffstat -h` lists is described in both the
+# man page and the README.
+#
+# It needs groff and the man page made from
+# Documentation/git-clean-diffstat.1.in (`make`).
 
 load test_helper
 
@@ -36,6 +40,19 @@ every_option_in() {
 	expect_status 0
 	expect_stdout </dev/null
 	expect_stderr </dev/null
+}
+
+@test "the man page's header and footer are its own: name, version, date" {
+	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' "$TOP/GIT-VERSION-FILE")
+	date=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_DATE = //p' "$TOP/GIT-VERSION-FILE")
+	[[ "$date" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]
+	grep '^\.TH ' "$manpage" >"$BATS_TEST_TMPDIR/th"
+	test_cmp - "$BATS_TEST_TMPDIR/th" <<-EOF
+	.TH GIT\-CLEAN\-DIFFSTAT 1 $date "git\-clean\-diffstat $version" "git\-clean\-diffstat Manual"
+	EOF
+	run_tool --version
+	expect_status 0
+	expect_stdout <<<"git-clean-diffstat version $version"
 }
 
 @test "the man page names itself in a NAME section man-db can index" {

@@ -192,15 +192,17 @@ usage_error() {
 	expect_stderr </dev/null
 }
 
-@test "--version prints the version, exit 0" {
+@test "--version prints the version GIT-VERSION-GEN gave the build, exit 0" {
+	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' "$TOP/GIT-VERSION-FILE")
+	[[ "$version" =~ ^[0-9]+\.[0-9]+ ]]
 	run_tool --version
 	expect_status 0
-	grep -Eqx 'git-clean-diffstat version [0-9]+\.[0-9]+' "$BATS_TEST_TMPDIR/actual"
+	expect_stdout <<<"git-clean-diffstat version $version"
 	expect_stderr </dev/null
 }
 
 @test "--help shows the manual page through git help, as the binary itself does" {
-	make -s -C "$TOP" install DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
+	make -s -C "$TOP" install-man DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
 	export MANPATH="$BATS_TEST_TMPDIR/inst/usr/share/man" MANPAGER=cat PAGER=cat MANWIDTH=80
 	command -v man >/dev/null || skip "no man on this machine"
 	run_tool --help

@@ -34,13 +34,19 @@ start_tool_until_merge_tree() {
 	[ -n "$(ls -A "$TMPDIR")" ] || { echo "no quarantine while merging" >&2; return 1; }
 }
 
-# The tool's merge-tree died with it: gone when the tool is.
-expect_merge_tree_gone() {
+# expect_death_by <signal>: the tool died of <signal>, quietly, and its
+# merge-tree with it; the repository is unchanged, nothing left.
+expect_death_by() {
+	wait_tool
+	expect_status $((128 + $(kill -l "$1"))) &&
+	expect_stdout </dev/null &&
+	expect_stderr </dev/null &&
 	if kill -0 "$merge_tree" 2>/dev/null; then
 		kill "$merge_tree"
 		echo "the tool's merge-tree outlived it" >&2
 		return 1
-	fi
+	fi &&
+	expect_unchanged
 }
 
 @test "SIGINT, SIGTERM or SIGHUP to the tool while merge-tree runs: it dies of it, merge-tree too, quietly, nothing left" {
@@ -48,25 +54,17 @@ expect_merge_tree_gone() {
 	for sig in INT TERM HUP; do
 		start_tool_until_merge_tree linus topic
 		kill -"$sig" "$TOOL_PID"
-		wait_tool
-		expect_status $((128 + $(kill -l "$sig")))
-		expect_stdout </dev/null
-		expect_stderr </dev/null
-		expect_merge_tree_gone
-		expect_unchanged
+		expect_death_by "$sig"
 	done
 }
 
-@test "^C to the whole process group while merge-tree runs: exit 130, quietly, nothing left" {
+@test "^C or ^\\ to the whole process group while merge-tree runs: exit 130 or 131, quietly, nothing left" {
 	hanging_merge_tree
-	start_tool_until_merge_tree linus topic
-	kill -INT -- "-$TOOL_PID"
-	wait_tool
-	expect_status 130
-	expect_stdout </dev/null
-	expect_stderr </dev/null
-	expect_merge_tree_gone
-	expect_unchanged
+	for sig in INT QUIT; do
+		start_tool_until_merge_tree linus topic
+		kill -"$sig" -- "-$TOOL_PID"
+		expect_death_by "$sig"
+	done
 }
 
 # run_tool_into_head <args>...: run_tool with stdout read by head -n 1,

@@ -11,13 +11,19 @@
 #                          special way: call remember_repo first)
 #   fake_git <shell code>  git is a fake from now on, see below
 #   start_tool <args>...   run_tool in the background, its own process
-#                          group, SIGINT at its default; wait_tool waits
+#                          group, SIGINT and SIGQUIT at their defaults;
+#                          wait_tool waits
 #   expect_procedure <procedure_diffstat args>...
 #                          the oracle's output is the expected stdout
 #   expect_merge_tree_diff <merge_tree_diff args>...
 #                          the same, for a merge that conflicts
 #   matches_procedure      exit 0, stdout what the oracle printed,
 #                          nothing on stderr, the repository unchanged
+#   matches_merge_tree <upstream> <head>
+#                          exit 1, stdout what merge_tree_diff printed,
+#                          stderr the warning that merging conflicts and
+#                          the conflicted paths on stdin, the repository
+#                          unchanged
 #   expect_failure <n>     exit <n>, nothing on stdout, stderr exactly
 #                          stdin, the repository unchanged
 #   expect_status <n>      the last run's exit status is <n>
@@ -66,13 +72,16 @@ run_tool() {
 
 start_tool() {
 	remember_repo || return
-	# A background job of a script starts with SIGINT ignored; perl puts
-	# the default back, as an interactive shell would have it.  setsid
-	# makes the tool's pid its process group, as a terminal's job is.
+	# A background job of a script starts with SIGINT and SIGQUIT
+	# ignored; perl puts the defaults back, as an interactive shell
+	# would have them, and no core is dumped for SIGQUIT.  setsid makes
+	# the tool's pid its process group, as a terminal's job is.
 	# shellcheck disable=SC2016 # perl's $SIG, not the shell's
-	setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' \
-		"${TOOL[@]}" "$@" \
-		>"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" &
+	(
+		ulimit -c 0
+		exec setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
+			"${TOOL[@]}" "$@"
+	) >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" &
 	TOOL_PID=$!
 }
 
@@ -110,6 +119,16 @@ matches_procedure() {
 	expect_status 0 &&
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
 	expect_stderr </dev/null &&
+	expect_unchanged
+}
+
+matches_merge_tree() {
+	expect_status 1 &&
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
+	{
+		echo "warning: merging '$2' into '$1' conflicts; the counts of conflicted files include conflict markers:"
+		cat
+	} | expect_stderr &&
 	expect_unchanged
 }
 
