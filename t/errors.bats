@@ -4,27 +4,10 @@
 # shellcheck disable=SC2030,SC2031 # each @test is a subshell: PATH is local
 
 load test_helper
-load lib/histories
 
 setup() {
 	setup_world
-	history_pulled_part repo
-}
-
-# fails_with <status> <expected stderr> <command>...: exactly that
-# message on stderr, nothing on stdout, that exit status, no quarantine
-# left and the repository as it was.
-fails_with() {
-	local want=$1 message=$2 before status=0
-	shift 2
-	before=$(repo_checksum)
-	"$@" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" || status=$?
-	printf '%s\n' "$message" >"$BATS_TEST_TMPDIR/expect"
-	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/err"
-	[ ! -s "$BATS_TEST_TMPDIR/out" ] || { cat "$BATS_TEST_TMPDIR/out" >&2; return 1; }
-	[ "$status" -eq "$want" ] || { echo "exit $status, not $want" >&2; return 1; }
-	assert_no_tempdir
-	[ "$before" = "$(repo_checksum)" ]
+	history_partly_pulled
 }
 
 usage_text() {
@@ -48,185 +31,201 @@ usage_text() {
 	EOF
 }
 
+# usage_error <message>: what a usage error prints on stderr.
+usage_error() {
+	echo "error: $1"
+	usage_text
+}
+
 @test "outside a repository: git's own message, exit 128" {
 	cd "$BATS_TEST_TMPDIR"
 	mkdir not-a-repo && cd not-a-repo
 	export GIT_CEILING_DIRECTORIES=$BATS_TEST_TMPDIR
-	run --separate-stderr git clean-diffstat main topic
-	[ "$status" -eq 128 ]
-	[ "$stderr" = "fatal: not a git repository (or any of the parent directories): .git" ]
-	[ -z "$output" ]
+	run_tool linus topic
+	expect_failure 128 <<-\EOF
+	fatal: not a git repository (or any of the parent directories): .git
+	EOF
 }
 
 @test "an unknown revision is named, exit 128" {
-	fails_with 128 "fatal: not a valid revision: 'nope'" git clean-diffstat nope topic
-	fails_with 128 "fatal: not a valid revision: 'nope'" git clean-diffstat main nope
+	run_tool nope topic
+	expect_failure 128 <<<"fatal: not a valid revision: 'nope'"
+	run_tool linus nope
+	expect_failure 128 <<<"fatal: not a valid revision: 'nope'"
 }
 
 @test "a revision that is no commit says what it is, exit 128" {
-	fails_with 128 "fatal: 'main^{tree}' is a tree, not a commit" \
-		git clean-diffstat 'main^{tree}' topic
-	fails_with 128 "fatal: 'main:Makefile' is a blob, not a commit" \
-		git clean-diffstat main main:Makefile
+	run_tool 'linus^{tree}' topic
+	expect_failure 128 <<<"fatal: 'linus^{tree}' is a tree, not a commit"
+	run_tool linus linus:Makefile
+	expect_failure 128 <<<"fatal: 'linus:Makefile' is a blob, not a commit"
 }
 
 @test "a range is no revision, exit 128" {
-	fails_with 128 "fatal: not a valid revision: 'main..topic'" \
-		git clean-diffstat main..topic
+	run_tool linus..topic
+	expect_failure 128 <<<"fatal: not a valid revision: 'linus..topic'"
+}
+
+@test "an empty revision is no valid revision, exit 128" {
+	run_tool '' topic
+	expect_failure 128 <<<"fatal: not a valid revision: ''"
 }
 
 @test "no upstream configured: say what to pass, exit 128" {
 	git checkout -q topic
-	fails_with 128 "fatal: no upstream configured for branch 'topic'; name the branch to be pulled into: git clean-diffstat <upstream> [<head>]" \
-		git clean-diffstat
+	run_tool
+	expect_failure 128 <<-\EOF
+	fatal: no upstream configured for branch 'topic'; name the branch to be pulled into: git clean-diffstat <upstream> [<head>]
+	EOF
 }
 
 @test "a detached HEAD has no upstream: say what to pass, exit 128" {
 	git checkout -q --detach topic
-	fails_with 128 "fatal: HEAD does not point to a branch; name the branch to be pulled into: git clean-diffstat <upstream> [<head>]" \
-		git clean-diffstat
+	run_tool
+	expect_failure 128 <<-\EOF
+	fatal: HEAD does not point to a branch; name the branch to be pulled into: git clean-diffstat <upstream> [<head>]
+	EOF
 }
 
 @test "unrelated histories are refused with a hint, exit 128" {
 	git checkout -q --orphan lonely
 	git rm -q -rf .
 	test_commit lonely lonely.txt
-	fails_with 128 "fatal: refusing to merge unrelated histories
-hint: pass --allow-unrelated-histories to merge them all the same" \
-		git clean-diffstat main lonely
+	run_tool linus lonely
+	expect_failure 128 <<-\EOF
+	fatal: refusing to merge unrelated histories
+	hint: pass --allow-unrelated-histories to merge them all the same
+	EOF
 }
 
 @test "--allow-unrelated-histories merges unrelated histories" {
 	git checkout -q --orphan lonely
 	git rm -q -rf .
 	test_commit lonely lonely.txt
-	git clean-diffstat --allow-unrelated-histories main lonely >actual
-	cat >expect <<-\EOF
+	run_tool --allow-unrelated-histories linus lonely
+	expect_status 0
+	expect_stdout <<-\EOF
 	 lonely.txt | 1 +
 	 1 file changed, 1 insertion(+)
 	 create mode 100644 lonely.txt
 	EOF
-	test_cmp expect actual
+	expect_stderr </dev/null
+	expect_unchanged
 }
 
 @test "a shallow clone without the merge base says so with a hint, exit 128" {
-	cd "$BATS_TEST_TMPDIR"
-	git clone -q --depth=1 --no-single-branch "file://$BATS_TEST_TMPDIR/repo" shallow
+	cd ..
+	git clone -q --depth=1 --no-single-branch "file://$PWD/repo" shallow
 	cd shallow
-	git branch -q topic origin/topic
-	fails_with 128 "fatal: the merge base of 'main' and 'topic' is missing from this shallow clone
-hint: deepen it with 'git fetch --deepen=<depth>'" \
-		git clean-diffstat main topic
+	git branch -q linus origin/linus
+	run_tool linus topic
+	expect_failure 128 <<-\EOF
+	fatal: the merge base of 'linus' and 'topic' is missing from this shallow clone
+	hint: deepen it with 'git fetch --deepen=<depth>'
+	EOF
+}
+
+@test "a missing object: git's own message passed on, exit 128" {
+	blob=$(git rev-parse topic:drivers/net/phy.c)
+	rm ".git/objects/${blob:0:2}/${blob:2}"
+	run_tool linus topic
+	expect_failure 128 <<<"fatal: unable to read $blob"
 }
 
 @test "git older than 2.38 is named, exit 128" {
 	# git 2.37 as far as the tool can tell: its version, and a merge-tree
 	# without --write-tree
 	# shellcheck disable=SC2016 # the code is for the fake git to expand
-	fake_git old-git 'case "$1" in
+	fake_git 'case "$1" in
 	version) echo "git version 2.37.1"; exit 0 ;;
 	merge-tree) echo "usage: git merge-tree <base-tree> <branch1> <branch2>" >&2; exit 129 ;;
 	esac'
-	PATH="$BATS_TEST_TMPDIR/old-git:$PATH"
-	fails_with 128 \
-		"fatal: git clean-diffstat needs git 2.38 or later for merge-tree --write-tree (found 2.37.1)" \
-		git-clean-diffstat main topic
-}
-
-@test "merge-tree failing otherwise passes git's message on, exit 128" {
-	# shellcheck disable=SC2016 # the code is for the fake git to expand
-	fake_git bad-git '[ "$1" != merge-tree ] || { echo "fatal: failure to merge" >&2; exit 128; }'
-	PATH="$BATS_TEST_TMPDIR/bad-git:$PATH"
-	fails_with 128 "fatal: failure to merge" git-clean-diffstat main topic
+	run_tool linus topic
+	expect_failure 128 <<-\EOF
+	fatal: git clean-diffstat needs git 2.38 or later for merge-tree --write-tree (found 2.37.1)
+	EOF
 }
 
 @test "an unknown option: the error and the usage on stderr, exit 129" {
-	fails_with 129 "error: unknown option '--bogus'
-$(usage_text)" git clean-diffstat --bogus main topic
-	fails_with 129 "error: unknown option '-'
-$(usage_text)" git clean-diffstat - main
+	run_tool --bogus linus topic
+	usage_error "unknown option '--bogus'" | expect_failure 129
+	run_tool - linus
+	usage_error "unknown option '-'" | expect_failure 129
 }
 
 @test "diff options that change the exit status are refused, exit 129" {
 	for opt in --exit-code --quiet --follow; do
-		fails_with 129 "error: unknown option '$opt'
-$(usage_text)" git clean-diffstat "$opt" main topic
+		run_tool "$opt" linus topic
+		usage_error "unknown option '$opt'" | expect_failure 129
 	done
 }
 
 @test "a diff option without its value, exit 129" {
-	fails_with 129 "error: option '--diff-filter' needs a value
-$(usage_text)" git clean-diffstat main topic --diff-filter
+	run_tool linus topic --diff-filter
+	usage_error "option '--diff-filter' needs a value" | expect_failure 129
 }
 
 @test "three revisions are too many, exit 129" {
-	fails_with 129 "error: too many revisions
-$(usage_text)" git clean-diffstat main topic x
+	run_tool linus topic x
+	usage_error "too many revisions" | expect_failure 129
+}
+
+@test "two modes at once: usage error, exit 129" {
+	run_tool --check --explain linus
+	usage_error "options '--check' and '--explain' cannot be used together" |
+		expect_failure 129
+	run_tool --porcelain --request-pull linus url
+	usage_error "options '--porcelain' and '--request-pull' cannot be used together" |
+		expect_failure 129
+}
+
+@test "--check and --explain take no output format option, exit 129" {
+	run_tool --check --numstat linus
+	usage_error "--check and --explain compare git request-pull's -M --stat --summary; drop the output format option" |
+		expect_failure 129
 }
 
 @test "-h prints the usage on stdout and exits 129, as git's builtins do" {
-	run --separate-stderr git clean-diffstat -h
-	[ "$status" -eq 129 ]
-	usage_text >expect
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
-	[ -z "$stderr" ]
+	run_tool -h
+	expect_status 129
+	usage_text | expect_stdout
+	expect_stderr </dev/null
 }
 
 @test "--version prints the version GIT-VERSION-GEN gave the build, exit 0" {
-	run --separate-stderr git clean-diffstat --version
-	[ "$status" -eq 0 ]
-	[ -z "$stderr" ]
 	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' "$TOP/GIT-VERSION-FILE")
 	[[ "$version" =~ ^[0-9]+\.[0-9]+ ]]
-	[ "$output" = "git-clean-diffstat version $version" ]
+	run_tool --version
+	expect_status 0
+	expect_stdout <<<"git-clean-diffstat version $version"
+	expect_stderr </dev/null
 }
 
-@test "--help shows the manual page through git help" {
+@test "--help shows the manual page through git help, as the binary itself does" {
 	make -s -C "$TOP" install-man DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
 	export MANPATH="$BATS_TEST_TMPDIR/inst/usr/share/man" MANPAGER=cat PAGER=cat MANWIDTH=80
 	command -v man >/dev/null || skip "no man on this machine"
-	git clean-diffstat --help >actual 2>&1
-	grep -q '^NAME' actual
-	grep -q 'git-clean-diffstat - ' actual
-	"$BIN/git-clean-diffstat" --help >actual2 2>&1
-	test_cmp actual actual2
+	run_tool --help
+	expect_status 0
+	grep -q '^NAME' "$BATS_TEST_TMPDIR/actual"
+	grep -q 'git-clean-diffstat - ' "$BATS_TEST_TMPDIR/actual"
+	"$BIN/git-clean-diffstat" --help | expect_stdout
 }
 
 @test "a revision spelled like an option runs nothing and writes nothing" {
-	fails_with 128 "fatal: not a valid revision: '--output=$BATS_TEST_TMPDIR/pwned'" \
-		git clean-diffstat --end-of-options "--output=$BATS_TEST_TMPDIR/pwned" topic
+	run_tool --end-of-options "--output=$BATS_TEST_TMPDIR/pwned" topic
+	expect_failure 128 <<<"fatal: not a valid revision: '--output=$BATS_TEST_TMPDIR/pwned'"
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
-	fails_with 128 "fatal: not a valid revision: '--upload-pack=touch $BATS_TEST_TMPDIR/pwned'" \
-		git clean-diffstat --end-of-options main "--upload-pack=touch $BATS_TEST_TMPDIR/pwned"
+	run_tool --end-of-options linus "--upload-pack=touch $BATS_TEST_TMPDIR/pwned"
+	expect_failure 128 <<<"fatal: not a valid revision: '--upload-pack=touch $BATS_TEST_TMPDIR/pwned'"
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
 }
 
 @test "a pathspec spelled like an option is a pathspec" {
-	git clean-diffstat main topic -- "--output=$BATS_TEST_TMPDIR/pwned" >actual
-	[ ! -s actual ]
+	run_tool linus topic -- "--output=$BATS_TEST_TMPDIR/pwned"
+	expect_status 0
+	expect_stdout </dev/null
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
 	[ ! -e "--output=$BATS_TEST_TMPDIR/pwned" ]
-}
-
-@test "two modes at once: usage error, exit 129" {
-	fails_with 129 "error: options '--check' and '--explain' cannot be used together
-$(usage_text)" git clean-diffstat --check --explain main
-	fails_with 129 "error: options '--porcelain' and '--request-pull' cannot be used together
-$(usage_text)" git clean-diffstat --porcelain --request-pull main url
-}
-
-@test "--check and --explain take no output format option, exit 129" {
-	fails_with 129 "error: --check and --explain compare git request-pull's -M --stat --summary; drop the output format option
-$(usage_text)" git clean-diffstat --check --numstat main
-}
-
-@test "an empty revision is no valid revision, exit 128" {
-	fails_with 128 "fatal: not a valid revision: ''" git clean-diffstat '' topic
-}
-
-@test "a missing object: git's own message passed on, exit 128" {
-	blob=$(git rev-parse topic:fs/ext4/super.c)
-	rm ".git/objects/${blob:0:2}/${blob:2}"
-	fails_with 128 "fatal: unable to read $blob" git clean-diffstat main topic
+	expect_unchanged
 }

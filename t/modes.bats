@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
 # The pull-request modes: --check, --explain, --porcelain, --request-pull,
 # on the document's histories (messy and not), a conflicting merge and
-# bad input, against the real git request-pull.
+# bad input, against the real git request-pull; none changes the
+# repository.
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: url is its own
 
 load test_helper
-load lib/histories
 
 setup() {
 	setup_world
@@ -14,110 +15,16 @@ setup() {
 publish() {
 	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
 	git push -q "$BATS_TEST_TMPDIR/pub.git" "$@"
+	url="file://$BATS_TEST_TMPDIR/pub.git"
 }
 
-# A conflict: both sides add a different last line to net/socket.c.
-make_conflict() {
-	history_pulled_part repo
+# A conflict: both sides add a different last line to drivers/net/eth.c.
+history_conflict() {
+	history_partly_pulled
+	test_commit "topic: eth" drivers/net/eth.c topic-line
+	git checkout -q linus
+	test_commit "linus: eth" drivers/net/eth.c linus-line
 	git checkout -q topic
-	test_commit "topic: socket" net/socket.c topic-line
-	git checkout -q main
-	test_commit "main: socket" net/socket.c main-line
-}
-
-@test "--check: one merge base, the same diffstats, exit 0" {
-	history_simple_topic repo
-	run --separate-stderr git clean-diffstat --check main topic
-	[ "$status" -eq 0 ]
-	base=$(git rev-parse --short vN-rc2)
-	cat >expect <<-EOF
-	'topic' and 'main' have 1 merge base:
-	  $base vN-rc2
-	git request-pull's diffstat names 3 files, the clean diffstat 3.
-	The two are the same: git request-pull's diffstat is clean.
-	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
-	[ -z "$stderr" ]
-}
-
-@test "--check: two merge bases and a messy diffstat, exit 1" {
-	history_pulled_part repo
-	run --separate-stderr git clean-diffstat --check main topic
-	[ "$status" -eq 1 ]
-	first=$(git merge-base main topic)
-	other=$(git merge-base --all main topic | grep -v "$first")
-	cat >expect <<-EOF
-	'topic' and 'main' have 2 merge bases:
-	  $(git log -1 --format='%h %s' "$first") (the one git request-pull uses)
-	  $(git log -1 --format='%h %s' "$other")
-	git request-pull's diffstat names $(git diff --name-only "$first" topic | wc -l) files, the clean diffstat 2.
-	They differ: git request-pull's diffstat is messy; use git clean-diffstat's.
-	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
-	[ -z "$stderr" ]
-	git clean-diffstat --check main topic >/dev/null || echo "fix the diffstat" >said
-	[ "$(cat said)" = "fix the diffstat" ]
-}
-
-@test "--check compares what request-pull prints with the clean diffstat of the same options" {
-	history_pulled_part repo
-	base=$(git merge-base main topic)
-	git diff -M --stat --summary "$base" topic >messy
-	procedure_diffstat main topic -M --stat --summary >clean
-	run ! test_cmp messy clean
-	history_simple_topic other
-	base=$(git merge-base main topic)
-	git diff -M --stat --summary "$base" topic >messy
-	procedure_diffstat main topic -M --stat --summary >clean
-	test_cmp messy clean
-	git clean-diffstat --check main topic >/dev/null
-}
-
-@test "--check with conflicts still gives its verdict and lists the conflicts" {
-	make_conflict
-	run --separate-stderr git clean-diffstat --check main topic
-	[ "$status" -eq 1 ]
-	cat >expect <<-\EOF
-	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
-	  net/socket.c (content)
-	EOF
-	printf '%s\n' "$stderr" >actual
-	test_cmp expect actual
-}
-
-@test "--explain: the files only request-pull names, and the merge base that brought them" {
-	history_pulled_part repo
-	run --separate-stderr git clean-diffstat --explain main topic
-	[ "$status" -eq 1 ]
-	# git merge-base picks x3; the mainline work up to vN-rc2 is the junk
-	[ "$(git merge-base main topic)" = "$(git rev-parse x)" ]
-	cat >expect <<-EOF
-	git request-pull's diffstat: 4 files changed, 4 insertions(+)
-	the clean diffstat:          2 files changed, 2 insertions(+)
-
-	Only in git request-pull's diffstat, not part of this pull:
-	  Makefile      +1 -0  (from merge base $(git rev-parse --short vN-rc2) vN-rc2)
-	  net/socket.c  +1 -0  (from merge base $(git rev-parse --short vN-rc2) vN-rc2)
-	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
-	[ -z "$stderr" ]
-}
-
-@test "--explain on a clean request-pull diffstat says so, exit 0" {
-	history_simple_topic repo
-	run --separate-stderr git clean-diffstat --explain main topic
-	[ "$status" -eq 0 ]
-	cat >expect <<-\EOF
-	git request-pull's diffstat: 3 files changed, 3 insertions(+)
-	the clean diffstat:          3 files changed, 3 insertions(+)
-
-	They name the same files with the same counts.
-	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
 }
 
 # x changes x.c and a.c; the topic, from rc2, merges x, adds to x.c and
@@ -136,7 +43,7 @@ history_counted_differently() {
 	test_merge x
 	echo topic >>x.c
 	sed -i '/x-a/d' a.c
-	git add -A && test_tick && git commit -q -m "topic: x.c, a.c"
+	commit_all "topic: x.c, a.c"
 	test_commit t t.c t
 	git checkout -q main
 	test_merge x
@@ -144,11 +51,100 @@ history_counted_differently() {
 	[ "$(git merge-base main topic)" = "$(git rev-parse rc2)" ]
 }
 
+@test "--check: one merge base, the same diffstats, exit 0" {
+	history_simple
+	run_tool --check linus topic
+	expect_status 0
+	expect_stdout <<-EOF
+	'topic' and 'linus' have 1 merge base:
+	  $(git rev-parse --short vN-rc2) vN-rc2
+	git request-pull's diffstat names 3 files, the clean diffstat 3.
+	The two are the same: git request-pull's diffstat is clean.
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--check: two merge bases and a messy diffstat, exit 1" {
+	history_partly_pulled
+	run_tool --check linus topic
+	expect_status 1
+	expect_stdout <<-EOF
+	'topic' and 'linus' have 2 merge bases:
+	  $(git rev-parse --short x2) x2 (the one git request-pull uses)
+	  $(git rev-parse --short vN-rc2) vN-rc2
+	git request-pull's diffstat names 8 files, the clean diffstat 5.
+	They differ: git request-pull's diffstat is messy; use git clean-diffstat's.
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--check compares request-pull's diffstat with the clean one of the same options: they differ only when messy" {
+	history_partly_pulled
+	request_pull_diffstat linus topic >"$BATS_TEST_TMPDIR/request-pull"
+	expect_procedure linus topic -M --stat --summary
+	expect_differ "$BATS_TEST_TMPDIR/request-pull" "$BATS_TEST_TMPDIR/expect"
+	cd ..
+	history_simple other
+	request_pull_diffstat linus topic >"$BATS_TEST_TMPDIR/request-pull"
+	expect_procedure linus topic -M --stat --summary
+	test_cmp "$BATS_TEST_TMPDIR/request-pull" "$BATS_TEST_TMPDIR/expect"
+	run_tool --check linus topic
+	expect_status 0
+}
+
+@test "--check with conflicts still gives its verdict and lists the conflicts" {
+	history_conflict
+	run_tool --check linus topic
+	expect_status 1
+	grep -Eq '^(They differ|The two are the same): ' "$BATS_TEST_TMPDIR/actual"
+	expect_stderr <<-\EOF
+	warning: merging 'topic' into 'linus' conflicts; the counts of conflicted files include conflict markers:
+	  drivers/net/eth.c (content)
+	EOF
+	expect_unchanged
+}
+
+@test "--explain: the files only request-pull names, and the merge base that brought them" {
+	history_partly_pulled
+	# git merge-base picks x2; the mainline work up to vN-rc2 is the junk
+	[ "$(git merge-base linus topic)" = "$(git rev-parse x2)" ]
+	rc2="$(git rev-parse --short vN-rc2) vN-rc2"
+	run_tool --explain linus topic
+	expect_status 1
+	expect_stdout <<-EOF
+	git request-pull's diffstat: 8 files changed, 47 insertions(+), 7 deletions(-)
+	the clean diffstat:          5 files changed, 20 insertions(+), 5 deletions(-)
+
+	Only in git request-pull's diffstat, not part of this pull:
+	  Makefile          +1 -1  (from merge base $rc2)
+	  fs/btrfs/ctree.c  +25 -0  (from merge base $rc2)
+	  fs/ext4/inode.c   +1 -1  (from merge base $rc2)
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--explain on a clean request-pull diffstat says so, exit 0" {
+	history_simple
+	run_tool --explain linus topic
+	expect_status 0
+	expect_stdout <<-\EOF
+	git request-pull's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+	the clean diffstat:          3 files changed, 17 insertions(+), 2 deletions(-)
+
+	They name the same files with the same counts.
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
 @test "--explain shows files counted differently and files only in the clean diffstat" {
 	history_counted_differently
-	run --separate-stderr git clean-diffstat --explain main topic
-	[ "$status" -eq 1 ]
-	cat >expect <<-\EOF
+	run_tool --explain main topic
+	expect_status 1
+	expect_stdout <<-\EOF
 	git request-pull's diffstat: 2 files changed, 3 insertions(+)
 	the clean diffstat:          3 files changed, 2 insertions(+), 1 deletion(-)
 
@@ -158,41 +154,41 @@ history_counted_differently() {
 	Only in the clean diffstat:
 	  a.c  +0 -1
 	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
-	procedure_diffstat main topic -M --numstat >clean
-	printf '1\t0\tt.c\n1\t0\tx.c\n0\t1\ta.c\n' | sort >expect
-	sort clean >actual
-	test_cmp expect actual
+	expect_stderr </dev/null
+	expect_unchanged
+	procedure_diffstat main topic -M --numstat | sort >"$BATS_TEST_TMPDIR/clean"
+	printf '1\t0\tt.c\n1\t0\tx.c\n0\t1\ta.c\n' | sort |
+		test_cmp - "$BATS_TEST_TMPDIR/clean"
 }
 
 @test "--porcelain lists files counted differently and only in the clean diffstat" {
 	history_counted_differently
-	run --separate-stderr git clean-diffstat --porcelain main topic
-	[ "$status" -eq 1 ]
-	cat >expect <<-\EOF
+	run_tool --porcelain main topic
+	expect_status 1
+	expect_stdout <<-\EOF
 	request-pull 2 3 0
 	clean 3 2 1
 	only-clean 0 1 a.c
 	differ 2 0 1 0 x.c
 	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
+	expect_stderr </dev/null
+	expect_unchanged
 }
 
-@test "--porcelain: stable lines for scripts" {
-	history_pulled_part repo
-	run --separate-stderr git clean-diffstat --porcelain main topic
-	[ "$status" -eq 1 ]
+@test "--porcelain: the files only request-pull names, in stable lines for scripts" {
+	history_partly_pulled
 	rc2=$(git rev-parse vN-rc2)
-	cat >expect <<-EOF
-	request-pull 4 4 0
-	clean 2 2 0
-	only-request-pull 1 0 $rc2 Makefile
-	only-request-pull 1 0 $rc2 net/socket.c
+	run_tool --porcelain linus topic
+	expect_status 1
+	expect_stdout <<-EOF
+	request-pull 8 47 7
+	clean 5 20 5
+	only-request-pull 1 1 $rc2 Makefile
+	only-request-pull 25 0 $rc2 fs/btrfs/ctree.c
+	only-request-pull 1 1 $rc2 fs/ext4/inode.c
 	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
+	expect_stderr </dev/null
+	expect_unchanged
 }
 
 @test "--porcelain quotes odd paths as git does" {
@@ -209,118 +205,106 @@ history_counted_differently() {
 	test_merge x
 	test_commit upstream README more
 	[ "$(git merge-base main topic)" = "$(git rev-parse rc2-odd)" ]
-	run git clean-diffstat --porcelain main topic
-	[ "$status" -eq 1 ]
-	cat >expect <<-EOF
+	run_tool --porcelain main topic
+	expect_status 1
+	expect_stdout <<-EOF
 	request-pull 2 2 0
 	clean 1 1 0
 	only-request-pull 1 0 $(git rev-parse x-odd) "tab\\there"
 	EOF
-	printf '%s\n' "$output" >actual
-	test_cmp expect actual
+	expect_unchanged
 }
 
-# The request-pull message, with its own diffstat replaced by the procedure's.
-expected_request_pull() {	# <start> <url> <end> [-p]
-	local start=$1 url=$2 end=$3 base local=${3%:*} patch=()
+# expected_request_pull <start> <url> <end> [-p]: the request-pull
+# message, with its own diffstat replaced by the procedure's.
+expected_request_pull() {
+	local start=$1 url=$2 end=$3 local=${3%:*} patch=()
 	[ -z "${4-}" ] || patch=("$4")
-	git request-pull "${patch[@]}" "$start" "$url" "$end" >rp
-	base=$(git merge-base "$start" "$local")
-	git diff -M --stat --summary "${patch[@]}" "$base..$local" >rp-diffstat
-	head -c "$(($(wc -c <rp) - $(wc -c <rp-diffstat)))" rp
-	if [ ${#patch[@]} -gt 0 ]; then
-		procedure_diffstat "$start" "$local" -C --stat --summary -p
-	else
-		procedure_diffstat "$start" "$local"
-	fi
+	git request-pull "${patch[@]}" "$start" "$url" "$end" >"$BATS_TEST_TMPDIR/rp"
+	request_pull_diffstat "$start" "$local" -M --stat --summary "${patch[@]}" \
+		>"$BATS_TEST_TMPDIR/rp-diffstat"
+	head -c "$(($(wc -c <"$BATS_TEST_TMPDIR/rp") - $(wc -c <"$BATS_TEST_TMPDIR/rp-diffstat")))" \
+		"$BATS_TEST_TMPDIR/rp" >"$BATS_TEST_TMPDIR/expect"
+	procedure_diffstat "$start" "$local" -C --stat --summary "${patch[@]}" \
+		>>"$BATS_TEST_TMPDIR/expect"
 }
 
 @test "--request-pull: git request-pull's message with the clean diffstat" {
-	history_pulled_part repo
+	history_partly_pulled
 	publish topic
-	url="file://$BATS_TEST_TMPDIR/pub.git"
-	expected_request_pull main "$url" topic >expect
-	git clean-diffstat --request-pull main "$url" topic >actual
-	test_cmp expect actual
-	run ! test_cmp rp actual
+	expected_request_pull linus "$url" topic
+	run_tool --request-pull linus "$url" topic
+	matches_procedure
+	expect_differ "$BATS_TEST_TMPDIR/rp" "$BATS_TEST_TMPDIR/actual"
 }
 
 @test "--request-pull -p: the clean diffstat and patch" {
-	history_pulled_part repo
+	history_partly_pulled
 	publish topic
-	url="file://$BATS_TEST_TMPDIR/pub.git"
-	expected_request_pull main "$url" topic -p >expect
-	git clean-diffstat --request-pull -p main "$url" topic >actual
-	test_cmp expect actual
+	expected_request_pull linus "$url" topic -p
+	run_tool --request-pull -p linus "$url" topic
+	matches_procedure
 }
 
 @test "--request-pull with <end> as local:remote, as request-pull takes it" {
-	history_pulled_part repo
+	history_partly_pulled
 	publish topic:refs/heads/for-linus
-	url="file://$BATS_TEST_TMPDIR/pub.git"
-	expected_request_pull main "$url" topic:for-linus >expect
-	git clean-diffstat --request-pull main "$url" topic:for-linus >actual
-	test_cmp expect actual
-	grep -q "$url for-linus" actual
+	expected_request_pull linus "$url" topic:for-linus
+	run_tool --request-pull linus "$url" topic:for-linus
+	matches_procedure
+	grep -q "$url for-linus" "$BATS_TEST_TMPDIR/actual"
 }
 
 @test "--request-pull with a conflict names the conflicts and exits 1" {
-	make_conflict
+	history_conflict
 	publish topic
-	url="file://$BATS_TEST_TMPDIR/pub.git"
-	run --separate-stderr git clean-diffstat --request-pull main "$url" topic
-	[ "$status" -eq 1 ]
-	cat >tail-expect <<-\EOF
+	run_tool --request-pull linus "$url" topic
+	expect_status 1
+	tail -n 4 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/tail"
+	test_cmp - "$BATS_TEST_TMPDIR/tail" <<-\EOF
 
-	Merging this into main conflicts in:
+	Merging this into linus conflicts in:
 
-	  net/socket.c (content)
+	  drivers/net/eth.c (content)
 	EOF
-	printf '%s\n' "$output" | tail -n 4 >tail-actual
-	test_cmp tail-expect tail-actual
+	expect_unchanged
 }
 
 @test "--request-pull when the work is not pushed: request-pull's warnings and status pass through" {
-	history_pulled_part repo
+	history_partly_pulled
 	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
 	url="file://$BATS_TEST_TMPDIR/pub.git"
-	run --separate-stderr git clean-diffstat --request-pull main "$url" topic
-	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"warn: No match for commit $(git rev-parse topic) found at $url"* ]]
-	[[ "$stderr" == *"warn: Are you sure you pushed 'topic' there?"* ]]
+	run_tool --request-pull linus "$url" topic
+	expect_status 1
+	grep -qF "warn: No match for commit $(git rev-parse topic) found at $url" "$BATS_TEST_TMPDIR/stderr"
+	grep -qF "warn: Are you sure you pushed 'topic' there?" "$BATS_TEST_TMPDIR/stderr"
+	expect_unchanged
 }
 
 @test "--request-pull to an unknown remote passes git's failure on" {
-	history_pulled_part repo
-	run --separate-stderr git clean-diffstat --request-pull main nowhere topic
+	history_partly_pulled
+	run_tool --request-pull linus nowhere topic
 	[ "$status" -ne 0 ]
-	[[ "$stderr" == *"'nowhere' does not appear to be a git repository"* ]]
+	grep -qF "'nowhere' does not appear to be a git repository" "$BATS_TEST_TMPDIR/stderr"
+	expect_unchanged
 }
 
 @test "--request-pull without <url> is a usage error, exit 129" {
-	history_pulled_part repo
-	run --separate-stderr git clean-diffstat --request-pull main
-	[ "$status" -eq 129 ]
-	[[ "$stderr" == "error: --request-pull needs <start> and <url>"$'\n'"usage: "* ]]
+	history_partly_pulled
+	run_tool --request-pull linus
+	expect_status 129
+	head -n 2 "$BATS_TEST_TMPDIR/stderr" | sed '2s/ .*//' >"$BATS_TEST_TMPDIR/head"
+	test_cmp - "$BATS_TEST_TMPDIR/head" <<-\EOF
+	error: --request-pull needs <start> and <url>
+	usage:
+	EOF
+	expect_stdout </dev/null
+	expect_unchanged
 }
 
 @test "--request-pull with a <start> that is no commit, exit 128" {
-	history_pulled_part repo
+	history_partly_pulled
 	publish topic
-	run --separate-stderr git clean-diffstat --request-pull 'main^{tree}' "file://$BATS_TEST_TMPDIR/pub.git" topic
-	[ "$status" -eq 128 ]
-	[ "$stderr" = "fatal: 'main^{tree}' is a tree, not a commit" ]
-	[ -z "$output" ]
-}
-
-@test "the modes leave the repository untouched and no quarantine behind" {
-	history_pulled_part repo
-	publish topic
-	before=$(repo_checksum)
-	git clean-diffstat --check main topic >/dev/null || true
-	git clean-diffstat --explain main topic >/dev/null || true
-	git clean-diffstat --porcelain main topic >/dev/null || true
-	git clean-diffstat --request-pull main "file://$BATS_TEST_TMPDIR/pub.git" topic >/dev/null
-	[ "$before" = "$(repo_checksum)" ]
-	assert_no_tempdir
+	run_tool --request-pull 'linus^{tree}' "$url" topic
+	expect_failure 128 <<<"fatal: 'linus^{tree}' is a tree, not a commit"
 }
