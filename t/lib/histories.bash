@@ -9,6 +9,10 @@
 # ...) is tagged with its name, and topic is left checked out.  Dates
 # come from test_tick.
 #
+# Each is built once per run of the suite (and per git, hash and global
+# configuration), then copied: building one takes some sixty gits,
+# copying it one cp.
+#
 #   history_simple          topic c1..c3 from vN-rc2
 #   history_messy           x1..x3 from vN-rc1 merged into c2 of a topic
 #                           from vN-rc2; linus at vN
@@ -88,7 +92,7 @@ mainline_to_vN() {
 }
 
 # The document's second picture: topic c1..c3 from vN-rc2.
-history_simple() {
+build_simple() {
 	history_mainline "$@" || return
 	git checkout -q -b topic vN-rc2
 	edit drivers/net/eth.c 3 'eth: c1'
@@ -127,7 +131,7 @@ topic_with_x() {
 
 # The document's third picture: x1..x3 from vN-rc1 merged into c2 of a
 # topic from vN-rc2, and the mainline has moved on to vN.  topic is c4.
-history_messy() {
+build_messy() {
 	history_mainline "$@" || return
 	mainline_to_vN
 	x_branch
@@ -136,7 +140,7 @@ history_messy() {
 
 # The messy history, but the mainline pulled x2 already (after vN-rc3),
 # so linus and topic have two merge bases: x2 and vN-rc2.
-history_partly_pulled() {
+build_partly_pulled() {
 	history_mainline "$@" || return
 	x_branch
 	git checkout -q linus
@@ -147,7 +151,7 @@ history_partly_pulled() {
 
 # A criss-cross: linus and topic each merged the other's tip of the
 # time, then went on, so they have two merge bases, l1 and t1.
-history_criss_cross() {
+build_criss_cross() {
 	history_mainline "$@" || return
 	git checkout -q -b topic vN-rc1
 	edit drivers/net/eth.c 3 'eth: t1'
@@ -169,7 +173,7 @@ history_criss_cross() {
 
 # The same change on both sides: linus cherry-picked c1 from topic,
 # topic cherry-picked the vN-rc3 fix from linus.
-history_cherry_picks() {
+build_cherry_picks() {
 	history_mainline "$@" || return
 	git checkout -q -b topic vN-rc2
 	edit drivers/net/eth.c 3 'eth: c1'
@@ -187,4 +191,41 @@ history_cherry_picks() {
 	git cherry-pick -x vN-rc3^ >/dev/null
 	edit drivers/net/eth.c 15 'eth: c3'
 	commit_all c3
+}
+
+history_simple() { from_cache build_simple "$@"; }
+history_messy() { from_cache build_messy "$@"; }
+history_partly_pulled() { from_cache build_partly_pulled "$@"; }
+history_criss_cross() { from_cache build_criss_cross "$@"; }
+history_cherry_picks() { from_cache build_cherry_picks "$@"; }
+
+# from_cache <builder> [<dir>]: a copy of what <builder> builds, in <dir>
+# (default repo), entered, with test_tick where the builder left it.  The
+# first test of the run to ask builds it in BATS_RUN_TMPDIR, keyed by
+# what can change the objects (git, GIT_* variables, the tick, the global
+# configuration); tests running at once may each build it, the first to
+# finish keeps it.  The index is refreshed, as a copy's files have new
+# inodes and change times.
+from_cache() {
+	local builder=$1 dir=${2:-repo} key cache tmp
+
+	key=$builder-$( {
+		git version
+		env | grep '^GIT_' | sort
+		echo "$test_tick"
+		cat "$HOME/.gitconfig" 2>/dev/null
+	} | cksum | tr ' ' -)
+	cache=$BATS_RUN_TMPDIR/histories/$key
+	if [ ! -d "$cache" ]; then
+		mkdir -p "$BATS_RUN_TMPDIR/histories" &&
+		tmp=$(mktemp -d "$BATS_RUN_TMPDIR/histories/new.XXXXXX") &&
+		(cd "$tmp" && "$builder" repo && echo "$test_tick" >"$tmp/tick") ||
+			return
+		mv -T "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp"
+	fi
+	cp -a "$cache/repo" "$dir" && cd "$dir" &&
+	read -r test_tick <"$cache/tick" &&
+	export GIT_COMMITTER_DATE="$test_tick -0700" \
+		GIT_AUTHOR_DATE="$test_tick -0700" &&
+	git update-index -q --refresh >/dev/null
 }
