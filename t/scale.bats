@@ -5,32 +5,45 @@
 
 load test_helper
 
+# The repository is built once for the file (git fast-import takes half
+# a minute of it) and copied into each test's world.
+setup_file() {
+	(
+		BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR
+		setup_world
+		git init -q repo
+		cd repo || exit
+		test_commit base README base
+		git branch topic
+		test_commit upstream README upstream
+		huge_topic | git fast-import --quiet
+	)
+}
+
 setup() {
 	setup_world
-	git init -q repo
-	cd repo || return
-	test_commit base README base
-	git branch topic
-	test_commit upstream README upstream
-	# the topic: 50,000 new files in 500 directories and a 100 MB binary
-	{
-		echo "commit refs/heads/topic"
-		echo "committer C O Mitter <committer@example.com> 1112912053 -0700"
-		echo "data 5"
-		echo "huge"
-		echo "from $(git rev-parse topic)"
-		awk 'BEGIN {
-			for (i = 0; i < 50000; i++) {
-				c = sprintf("line %d\n", i)
-				printf "M 100644 inline dir%03d/file%05d.c\ndata %d\n%s\n",
-					i % 500, i, length(c), c
-			}
-		}'
-		echo "M 100644 inline big.bin"
-		echo "data 104857600"
-		head -c 104857600 /dev/zero
-		echo
-	} | git fast-import --quiet
+	cp -a "$BATS_FILE_TMPDIR/repo" repo && cd repo &&
+	git update-index -q --refresh >/dev/null
+}
+
+# The topic: 50,000 new files in 500 directories and a 100 MB binary.
+huge_topic() {
+	echo "commit refs/heads/topic"
+	echo "committer C O Mitter <committer@example.com> 1112912053 -0700"
+	echo "data 5"
+	echo "huge"
+	echo "from $(git rev-parse topic)"
+	awk 'BEGIN {
+		for (i = 0; i < 50000; i++) {
+			c = sprintf("line %d\n", i)
+			printf "M 100644 inline dir%03d/file%05d.c\ndata %d\n%s\n",
+				i % 500, i, length(c), c
+		}
+	}'
+	echo "M 100644 inline big.bin"
+	echo "data 104857600"
+	head -c 104857600 /dev/zero
+	echo
 }
 
 # The figures are the plain binary's: a sanitizer's runtime (which must
