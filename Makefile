@@ -88,10 +88,11 @@ install-man: $(MANPAGE)
 
 # The suite, in parallel when GNU parallel is installed (JOBS=1: one
 # test at a time), with the git on PATH; t/run-suite ends with one line of
-# counts and the time it took.
+# counts and the time it took.  TESTS: the test files (default: all).
 TEST_FLAGS =
+TESTS = t
 test: all $(TEST_HELPERS)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) t
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) $(TESTS)
 
 # The suite once per git: each of GIT_VERSIONS built once from
 # $(GIT_TARBALLS)/git-<version>.tar.gz into ~/.cache/git-clean-diffstat
