@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 	if (opts.mode == MODE_REQUEST_PULL) {
 		status = request_pull(&opts);
 		options_release(&opts);
-		return status;
+		exit_flushing_stdout(status);
 	}
 
 	resolve(&p, opts.upstream, opts.head);
@@ -95,11 +95,8 @@ int main(int argc, char **argv)
 		status = show_diffstat(&m, &opts);
 		break;
 	}
-	if (fflush(stdout) || ferror(stdout))
-		die_errno("cannot write the output");
-
 	merge_release(&m);
 	pull_release(&p);
 	options_release(&opts);
-	return status;
+	exit_flushing_stdout(status);
 }

@@ -244,12 +244,12 @@ void parse_options(int argc, char **argv, struct options *opts)
 			only_revs = 1;
 		} else if (!strcmp(arg, "-h")) {
 			fputs(usage_text, stdout);
-			exit(129);
+			exit_flushing_stdout(129);
 		} else if (!strcmp(arg, "--help")) {
 			opts->help = 1;
 		} else if (!strcmp(arg, "--version")) {
 			printf("git-clean-diffstat version %s\n", VERSION);
-			exit(0);
+			exit_flushing_stdout(0);
 		} else if (!strcmp(arg, "--check")) {
 			set_mode(opts, MODE_CHECK, arg);
 		} else if (!strcmp(arg, "--explain")) {

@@ -227,3 +227,47 @@ $(usage_text)" git clean-diffstat --check --numstat main
 	rm ".git/objects/${blob:0:2}/${blob:2}"
 	fails_with 128 "fatal: unable to read $blob" git clean-diffstat main topic
 }
+
+# A full disk: /dev/full takes no byte.
+@test "a failed write of the output is fatal in every mode, exit 128" {
+	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
+	git push -q "$BATS_TEST_TMPDIR/pub.git" topic
+	local url="file://$BATS_TEST_TMPDIR/pub.git" args status
+	for args in --version -h "--check main topic" "--explain main topic" \
+		"--porcelain main topic" "--request-pull main $url topic" \
+		"main topic"; do
+		status=0
+		# shellcheck disable=SC2086 # the words of args are the arguments
+		git clean-diffstat $args >/dev/full 2>"$BATS_TEST_TMPDIR/err" ||
+			status=$?
+		[ "$status" -eq 128 ] || { echo "$args: exit $status" >&2; return 1; }
+		if [ "$args" = "main topic" ]; then
+			# git diff writes there itself: its own words, in its
+			# version's wording, passed on
+			grep -q '^fatal: .*write failure on standard output' \
+				"$BATS_TEST_TMPDIR/err"
+			[ "$(wc -l <"$BATS_TEST_TMPDIR/err")" -eq 1 ]
+		else
+			echo "fatal: write failure on standard output: No space left on device" |
+				test_cmp - "$BATS_TEST_TMPDIR/err"
+		fi
+	done
+	assert_no_tempdir
+}
+
+@test "a reader that has gone away: a quiet death by SIGPIPE, exit 141" {
+	local args status
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	# fd 5: the write end of a pipe whose reader is gone
+	# shellcheck disable=SC2094 # both ends of the fifo, on purpose
+	exec 4<>"$BATS_TEST_TMPDIR/fifo" 5>"$BATS_TEST_TMPDIR/fifo" 4<&-
+	for args in --version "--check main topic" "--porcelain main topic"; do
+		status=0
+		# shellcheck disable=SC2086 # the words of args are the arguments
+		git clean-diffstat $args >&5 2>"$BATS_TEST_TMPDIR/err" || status=$?
+		[ "$status" -eq 141 ] || { echo "$args: exit $status" >&2; return 1; }
+		[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	done
+	exec 5>&-
+	assert_no_tempdir
+}
