@@ -9,18 +9,13 @@
 #include "run.h"
 
 
-/*
- * The merge bases, the one git request-pull uses first, with desc[i]
- * "<abbreviated id> <subject>" of each.
- */
-static void merge_bases_described(const struct merge *m, struct strvec *oid,
-				  struct strvec *desc)
+/* desc[i]: "<abbreviated id> <subject>" of each merge base. */
+static void describe(const struct strvec *oid, struct strvec *desc)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
 	char *p, *nl;
 
-	merge_bases(m->pull, oid);
 	if (!oid->nr)
 		BUG("merge_bases() found none and did not die");
 	strvec_pushl(&cp.args, "log", "--no-walk=unsorted", "--format=%h %s",
@@ -74,21 +69,22 @@ static int stat_files(const struct strbuf *stat)
 	return n;
 }
 
-int compare_check(const struct merge *m, const struct options *opts)
+int compare_check(const struct merge *m, const struct strvec *base,
+		  const struct options *opts)
 {
 	struct strbuf messy = STRBUF_INIT, clean = STRBUF_INIT;
-	struct strvec base = STRVEC_INIT, desc = STRVEC_INIT;
+	struct strvec desc = STRVEC_INIT;
 	int same, n;
 	size_t i;
 
-	merge_bases_described(m, &base, &desc);
-	diffstats(m, opts, base.v[0], NULL, &messy, &clean);
+	describe(base, &desc);
+	diffstats(m, opts, base->v[0], NULL, &messy, &clean);
 	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
 
 	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->head.name,
-	       m->pull->upstream.name, base.nr, base.nr == 1 ? "" : "s");
+	       m->pull->upstream.name, base->nr, base->nr == 1 ? "" : "s");
 	for (i = 0; i < desc.nr; i++)
-		printf("  %s%s\n", desc.v[i], i || base.nr == 1 ? "" :
+		printf("  %s%s\n", desc.v[i], i || base->nr == 1 ? "" :
 		       " (the one git request-pull uses)");
 	n = stat_files(&messy);
 	printf("git request-pull's diffstat names %d file%s, the clean "
@@ -103,7 +99,6 @@ int compare_check(const struct merge *m, const struct options *opts)
 
 	strbuf_release(&messy);
 	strbuf_release(&clean);
-	strvec_clear(&base);
 	strvec_clear(&desc);
 	return !same;
 }
@@ -353,24 +348,25 @@ static int same_counts(const struct numstat_file *a, const struct numstat_file *
 	return a->added == b->added && a->deleted == b->deleted;
 }
 
-int compare_explain(const struct merge *m, const struct options *opts)
+int compare_explain(const struct merge *m, const struct strvec *base,
+		    const struct options *opts)
 {
 	static const char *const numstat[] = { "--numstat", "-z", NULL };
 	struct strbuf messy_out = STRBUF_INIT, clean_out = STRBUF_INIT;
 	struct numstat messy, clean;
-	struct strvec base = STRVEC_INIT, desc = STRVEC_INIT;
+	struct strvec desc = STRVEC_INIT;
 	struct pathlist *changed;
 	struct row *row;
 	size_t i = 0, j = 0, nr = 0, k;
 
-	merge_bases_described(m, &base, &desc);
-	diffstats(m, opts, base.v[0], numstat, &messy_out, &clean_out);
+	describe(base, &desc);
+	diffstats(m, opts, base->v[0], numstat, &messy_out, &clean_out);
 	parse_sorted(&messy_out, &messy);
 	parse_sorted(&clean_out, &clean);
 
-	changed = xmalloc(base.nr * sizeof(*changed));
-	for (k = 1; k < base.nr; k++)
-		changed_between(base.v[0], base.v[k], &changed[k - 1]);
+	changed = xmalloc(base->nr * sizeof(*changed));
+	for (k = 1; k < base->nr; k++)
+		changed_between(base->v[0], base->v[k], &changed[k - 1]);
 
 	row = xmalloc((messy.nr + clean.nr + 1) * sizeof(*row));
 	while (i < messy.nr || j < clean.nr) {
@@ -384,7 +380,7 @@ int compare_explain(const struct merge *m, const struct options *opts)
 		if (c < 0) {
 			r->side = ONLY_MESSY;
 			r->file = r->messy = a;
-			r->base = brought_in_by(changed, base.nr - 1, a);
+			r->base = brought_in_by(changed, base->nr - 1, a);
 			nr++, i++;
 		} else if (c > 0) {
 			r->side = ONLY_CLEAN;
@@ -402,14 +398,14 @@ int compare_explain(const struct merge *m, const struct options *opts)
 	}
 
 	if (opts->porcelain)
-		print_porcelain(&base, &messy, &clean, row, nr);
+		print_porcelain(base, &messy, &clean, row, nr);
 	else
 		print_human(m, &desc, &messy, &clean, row, nr,
 			    quote_path_config());
 	if (m->conflicted)
 		report_conflicts(m->pull, &m->res);
 
-	for (k = 1; k < base.nr; k++) {
+	for (k = 1; k < base->nr; k++) {
 		strbuf_release(&changed[k - 1].buf);
 		free(changed[k - 1].path);
 	}
@@ -419,7 +415,6 @@ int compare_explain(const struct merge *m, const struct options *opts)
 	numstat_release(&clean);
 	strbuf_release(&messy_out);
 	strbuf_release(&clean_out);
-	strvec_clear(&base);
 	strvec_clear(&desc);
 	return nr != 0;
 }

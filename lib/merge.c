@@ -55,8 +55,12 @@ static void entries_from_top(struct merge *m, const char *prefix)
 	free(at);
 }
 
-/* Why merge-tree found nothing to merge, and stop. */
-static NORETURN void die_unrelated(const struct pull *p)
+/*
+ * Why there is no merge base, and stop: for the merge, with a hint that
+ * --allow-unrelated-histories would do; for git request-pull's diffstat,
+ * which needs one whatever the options, without.
+ */
+static NORETURN void die_unrelated(const struct pull *p, int for_merge)
 {
 	int code;
 
@@ -65,9 +69,13 @@ static NORETURN void die_unrelated(const struct pull *p)
 				   "from this shallow clone", p->upstream.name,
 				   p->head.name);
 		hint("deepen it with 'git fetch --deepen=<depth>'");
-	} else {
+	} else if (for_merge) {
 		code = die_message("refusing to merge unrelated histories");
 		hint("pass --allow-unrelated-histories to merge them all the same");
+	} else {
+		code = die_message("no commits in common between '%s' and '%s', "
+				   "so git request-pull has no diffstat",
+				   p->upstream.name, p->head.name);
 	}
 	exit(code);
 }
@@ -111,7 +119,7 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 	if (rc != 0 && rc != 1) {
 		if (!strstr(err.buf, "refusing to merge unrelated histories"))
 			die_with_git("git merge-tree", rc, &err);
-		die_unrelated(p);
+		die_unrelated(p, 1);
 	}
 	if (mtree_parse(m->output.buf, m->output.len, &m->res, &why))
 		die("cannot parse the output of git merge-tree: %s", why);
@@ -158,9 +166,7 @@ void merge_bases(const struct pull *p, struct strvec *oids)
 		strvec_push(oids, line);
 	}
 	if (!oids->nr)
-		die("no commits in common between '%s' and '%s', so git "
-		    "request-pull has no diffstat", p->upstream.name,
-		    p->head.name);
+		die_unrelated(p, 0);
 	strbuf_release(&out);
 	strbuf_release(&err);
 }

@@ -271,3 +271,22 @@ $(usage_text)" git clean-diffstat --check --numstat main
 	exec 5>&-
 	assert_no_tempdir
 }
+
+@test "unrelated histories in the modes: one fatal line and no hint, exit 128" {
+	git checkout -q --orphan lonely
+	git rm -q -rf .
+	test_commit lonely lonely.txt
+	git checkout -q main
+	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
+	git push -q "$BATS_TEST_TMPDIR/pub.git" refs/heads/lonely:refs/heads/alone
+	local mode allow
+	for allow in "" --allow-unrelated-histories; do
+		for mode in --check --explain --porcelain; do
+			fails_with 128 "fatal: no commits in common between 'main' and 'refs/heads/lonely', so git request-pull has no diffstat" \
+				git clean-diffstat $allow "$mode" main refs/heads/lonely
+		done
+		fails_with 128 "fatal: no commits in common between 'main' and 'refs/heads/lonely', so git request-pull has no diffstat" \
+			git clean-diffstat $allow --request-pull main \
+			"file://$BATS_TEST_TMPDIR/pub.git" refs/heads/lonely:alone
+	done
+}
