@@ -84,35 +84,16 @@ static const char *kind_from_stages(unsigned stages)
 	}
 }
 
-static void add_path(struct strbuf *line, struct mtree_str path,
-		     const struct label *l, size_t nr, unsigned stages,
-		     int quote_high)
-{
-	const struct label *p = find(l, nr, path), *q;
-
-	strbuf_addstr(line, "  ");
-	quote_c_style(line, path.s, path.len, quote_high);
-	strbuf_addstr(line, " (");
-	if (!p)
-		strbuf_addstr(line, kind_from_stages(stages));
-	for (q = p; q && q < l + nr && !cmp_str(q->path, path); q++) {
-		const struct label *seen;
-
-		for (seen = p; seen < q; seen++)
-			if (!cmp_str(seen->kind, q->kind))
-				break;
-		if (seen < q)
-			continue;
-		if (q != p)
-			strbuf_addstr(line, ", ");
-		strbuf_add(line, q->kind.s, q->kind.len);
-	}
-	strbuf_addstr(line, ")\n");
-}
-
-struct item {				/* a conflicted path */
+/* A conflicted path, or a part of what is known of it. */
+struct item {
 	struct mtree_str path;
-	unsigned stages;		/* bit n: stage n is in the index */
+	unsigned stages;	/* bit n: stage n is in the index */
+	unsigned symlink : 1;	/* stage 2 or 3 is a symlink */
+	unsigned gitlink : 1;	/* stage 2 or 3 is a submodule */
+	unsigned records : 1;	/* a conflict record names it */
+	unsigned contents : 1;	/* one of type "CONFLICT (contents)" */
+	unsigned binary : 1;	/* one of type "CONFLICT (binary)" */
+	unsigned markers : 1;	/* its merged file holds conflict markers */
 };
 
 static int cmp_item(const void *va, const void *vb)
@@ -122,52 +103,140 @@ static int cmp_item(const void *va, const void *vb)
 	return cmp_str(a->path, b->path);
 }
 
-void conflict_lines(struct strbuf *sb, const struct mtree_result *res)
+static int type_is(const struct mtree_message *m, const char *type)
+{
+	return m->type.len == strlen(type) && !memcmp(m->type.s, type, m->type.len);
+}
+
+/*
+ * Does the merged file of this path hold conflict markers?  Only when a
+ * content merge of text failed: the record types are untranslated, so
+ * they tell it whatever the user's language; without records (git 2.38
+ * may give them as one block of text) both sides' stages tell it.  A
+ * binary file, a symlink and a submodule keep one side's version.
+ */
+static int has_markers(const struct item *it)
+{
+	const unsigned both = 1u << 2 | 1u << 3;
+
+	if (it->symlink || it->gitlink)
+		return 0;
+	if (it->records)
+		return it->contents && !it->binary;
+	return (it->stages & both) == both;
+}
+
+static void add_path(struct strbuf *line, const struct item *it,
+		     const struct label *l, size_t nr, int note_markers,
+		     int quote_high)
+{
+	const struct label *p = find(l, nr, it->path), *q;
+
+	strbuf_addstr(line, "  ");
+	quote_c_style(line, it->path.s, it->path.len, quote_high);
+	strbuf_addstr(line, " (");
+	if (!p)
+		strbuf_addstr(line, it->symlink ? "symlink" :
+			      kind_from_stages(it->stages));
+	for (q = p; q && q < l + nr && !cmp_str(q->path, it->path); q++) {
+		const struct label *seen;
+
+		for (seen = p; seen < q; seen++)
+			if (!cmp_str(seen->kind, q->kind))
+				break;
+		if (seen < q)
+			continue;
+		if (q != p)
+			strbuf_addstr(line, ", ");
+		/* git says "content" for symlinks, which get no markers */
+		if (it->symlink && q->kind.len == 7 &&
+		    !memcmp(q->kind.s, "content", 7))
+			strbuf_addstr(line, "symlink");
+		else
+			strbuf_add(line, q->kind.s, q->kind.len);
+	}
+	if (note_markers && it->markers)
+		strbuf_addstr(line, ", with conflict markers");
+	strbuf_addstr(line, ")\n");
+}
+
+enum markers conflict_lines(struct strbuf *sb, const struct mtree_result *res)
 {
 	int quote_high = quote_path_config();
-	size_t nr, n = 0, i, j;
+	size_t nr, n = 0, nr_paths = 0, nr_markers = 0, i, j;
 	struct label *l = collect(res, &nr);
 	struct item *item = xmalloc((res->nr_entries + res->nr_messages + 1) *
 				    sizeof(*item));
+	enum markers markers;
 
 	/*
 	 * The paths with higher stages, and the first path of every
 	 * conflict record: some conflicts (a directory rename split, say)
 	 * leave no stage behind.
 	 */
+	memset(item, 0, (res->nr_entries + res->nr_messages + 1) * sizeof(*item));
 	for (i = 0; i < res->nr_entries; i++) {
-		item[n].path = res->entries[i].path;
-		item[n++].stages = 1u << res->entries[i].stage;
+		const struct mtree_entry *e = &res->entries[i];
+
+		item[n].path = e->path;
+		item[n].stages = 1u << e->stage;
+		item[n].symlink = e->stage > 1 && e->mode == 0120000;
+		item[n++].gitlink = e->stage > 1 && e->mode == 0160000;
 	}
-	for (i = 0; i < res->nr_messages; i++)
-		if (mtree_is_conflict(&res->messages[i]) &&
-		    res->messages[i].nr_paths) {
-			item[n].path = res->messages[i].paths[0];
-			item[n++].stages = 0;
-		}
+	for (i = 0; i < res->nr_messages; i++) {
+		const struct mtree_message *m = &res->messages[i];
+
+		if (!mtree_is_conflict(m) || !m->nr_paths)
+			continue;
+		item[n].path = m->paths[0];
+		item[n].records = 1;
+		item[n].contents = type_is(m, "CONFLICT (contents)");
+		item[n++].binary = type_is(m, "CONFLICT (binary)");
+	}
 	if (n)
 		qsort(item, n, sizeof(*item), cmp_item);
 
+	/* one item per path, with all that is known of it */
 	for (i = 0; i < n; i = j) {
-		unsigned stages = 0;
+		struct item *it = &item[nr_paths++];
 
-		for (j = i; j < n && !cmp_str(item[j].path, item[i].path); j++)
-			stages |= item[j].stages;
-		add_path(sb, item[i].path, l, nr, stages, quote_high);
+		*it = item[i];
+		for (j = i + 1; j < n && !cmp_str(item[j].path, it->path); j++) {
+			it->stages |= item[j].stages;
+			it->symlink |= item[j].symlink;
+			it->gitlink |= item[j].gitlink;
+			it->records |= item[j].records;
+			it->contents |= item[j].contents;
+			it->binary |= item[j].binary;
+		}
+		it->markers = has_markers(it);
+		nr_markers += it->markers;
 	}
+	markers = !nr_markers ? MARKERS_NONE :
+		  nr_markers == nr_paths ? MARKERS_ALL : MARKERS_SOME;
+	for (i = 0; i < nr_paths; i++)
+		add_path(sb, &item[i], l, nr, markers == MARKERS_SOME,
+			 quote_high);
 	free(item);
 	free(l);
+	return markers;
 }
 
 void report_conflicts(const struct pull *p, const struct mtree_result *res)
 {
-	struct strbuf sb = STRBUF_INIT;
+	static const char *const about_markers[] = {
+		"",
+		"; the counts of files listed with conflict markers include them",
+		"; the counts of conflicted files include conflict markers",
+	};
+	struct strbuf sb = STRBUF_INIT, lines = STRBUF_INIT;
+	enum markers markers = conflict_lines(&lines, res);
 
-	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts; the "
-		    "counts of conflicted files include conflict markers:\n",
-		    p->head.name, p->upstream.name);
-	conflict_lines(&sb, res);
+	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts%s:\n",
+		    p->head.name, p->upstream.name, about_markers[markers]);
+	strbuf_add(&sb, lines.buf, lines.len);
 	fputs(sb.buf, stderr);
 	fflush(stderr);
 	strbuf_release(&sb);
+	strbuf_release(&lines);
 }

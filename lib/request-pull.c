@@ -35,6 +35,23 @@ static void request_pull_tail(const struct pull *p, const char *base,
 	run_git_or_die(&cp);
 }
 
+/* The paragraph on a conflicted merge, at the end of the message. */
+static void add_conflicts(struct strbuf *message, const struct merge *m)
+{
+	static const char *const about_markers[] = {
+		"",
+		"\nThe diffstat counts the conflict markers of the files listed "
+		"with them.\n",
+		"\nThe diffstat counts these files with their conflict markers.\n",
+	};
+	enum markers markers;
+
+	strbuf_addf(message, "\nMerging this into %s conflicts in:\n\n",
+		    m->pull->upstream.name);
+	markers = conflict_lines(message, &m->res);
+	strbuf_addstr(message, about_markers[markers]);
+}
+
 int request_pull(const struct options *opts)
 {
 	struct strbuf message = STRBUF_INIT, tail = STRBUF_INIT;
@@ -73,13 +90,14 @@ int request_pull(const struct options *opts)
 		cp.out = &message;
 		run_git_or_die(&cp);
 		if (m.conflicted) {
-			strbuf_addf(&message,
-				    "\nMerging this into %s conflicts in:\n\n",
-				    p.upstream.name);
-			conflict_lines(&message, &m.res);
+			add_conflicts(&message, &m);
 			rc = 1;
 		}
 		fwrite(message.buf, 1, message.len, stdout);
+		if (m.conflicted) {
+			fflush(stdout);
+			report_conflicts(&p, &m.res);
+		}
 	}
 
 	merge_release(&m);

@@ -41,8 +41,15 @@ conflicts_as_expected() {
 	assert_no_tempdir
 }
 
+# warning [none|some]: the first line of the warning, which says that the
+# counts include conflict markers when all conflicted files (or some:
+# those listed "with conflict markers") have them
 warning() {
-	echo "warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:"
+	case ${1-all} in
+	all) echo "warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:" ;;
+	some) echo "warning: merging 'topic' into 'main' conflicts; the counts of files listed with conflict markers include them:" ;;
+	none) echo "warning: merging 'topic' into 'main' conflicts:" ;;
+	esac
 }
 
 @test "a content conflict is listed as content" {
@@ -63,14 +70,14 @@ warning() {
 @test "a modify/delete conflict is listed as modify/delete" {
 	on main git rm -q gone.c
 	on topic sed -i 3s/.*/topic/ gone.c
-	{ warning; echo "  gone.c (modify/delete)"; } >../expect-stderr
+	{ warning none; echo "  gone.c (modify/delete)"; } >../expect-stderr
 	conflicts_as_expected
 }
 
 @test "a rename/rename conflict lists both names" {
 	on main git mv moved.c main-name.c
 	on topic git mv moved.c topic-name.c
-	{ warning
+	{ warning none
 	  echo "  main-name.c (rename/rename)"
 	  echo "  moved.c (rename/rename)"
 	  echo "  topic-name.c (rename/rename)"
@@ -81,7 +88,7 @@ warning() {
 @test "a rename/delete conflict is listed as rename/delete" {
 	on main git rm -q doomed.c
 	on topic git mv doomed.c saved.c
-	{ warning; echo "  saved.c (rename/delete)"; } >../expect-stderr
+	{ warning none; echo "  saved.c (rename/delete)"; } >../expect-stderr
 	conflicts_as_expected
 }
 
@@ -89,14 +96,14 @@ warning() {
 	on main sh -c 'echo more >>path'
 	on topic sh -c 'git rm -q path && mkdir path && echo f >path/file'
 	conflicts=path~$(git rev-parse main)
-	{ warning; echo "  $conflicts (file/directory, modify/delete)"; } >../expect-stderr
+	{ warning none; echo "  $conflicts (file/directory, modify/delete)"; } >../expect-stderr
 	conflicts_as_expected
 }
 
 @test "a binary conflict is listed as binary" {
 	on main sh -c "printf 'bin\0main' >image.bin"
 	on topic sh -c "printf 'bin\0topic' >image.bin"
-	{ warning; echo "  image.bin (binary, content)"; } >../expect-stderr
+	{ warning none; echo "  image.bin (binary, content)"; } >../expect-stderr
 	conflicts_as_expected
 	# git keeps main's side of a binary file: nothing to count
 	[ ! -s ../stdout ]
@@ -114,17 +121,17 @@ warning() {
 	git checkout -q topic
 	git update-index --cacheinfo "160000,$(git rev-parse HEAD),sub"
 	test_tick && git commit -q -m "topic: sub elsewhere"
-	{ warning; echo "  sub (submodule not initialized, submodule)"; } >../expect-stderr
+	{ warning none; echo "  sub (submodule not initialized, submodule)"; } >../expect-stderr
 	conflicts_as_expected
 }
 
 @test "many conflicts are all listed, in path order" {
 	on main sh -c 'sed -i 5s/.*/main/ common.c && git rm -q gone.c && echo main >new.c'
 	on topic sh -c 'sed -i 5s/.*/topic/ common.c && sed -i 3s/.*/t/ gone.c && echo topic >new.c'
-	{ warning
-	  echo "  common.c (content)"
+	{ warning some
+	  echo "  common.c (content, with conflict markers)"
 	  echo "  gone.c (modify/delete)"
-	  echo "  new.c (add/add)"
+	  echo "  new.c (add/add, with conflict markers)"
 	} >../expect-stderr
 	conflicts_as_expected
 }
@@ -153,7 +160,7 @@ warning() {
 	git branch -f topic main
 	on main git mv src lib
 	on topic sh -c 'echo new >src/new.c'
-	{ warning; echo "  lib/new.c (file location)"; } >../expect-stderr
+	{ warning none; echo "  lib/new.c (file location)"; } >../expect-stderr
 	conflicts_as_expected
 }
 
@@ -227,4 +234,28 @@ merge_tree_diff() {
 			head -n 1)
 		git diff "${diff_args[@]}" "$up" "$tree" "$@"
 	)
+}
+
+@test "a symlink conflict is listed as symlink, with no word of conflict markers" {
+	ln -s base-target link && git add link && test_tick && git commit -q -m link
+	git branch -f topic main
+	on main sh -c 'ln -sfn main-target link'
+	on topic sh -c 'ln -sfn topic-target link'
+	# merge-tree says "content", and the merged tree keeps main's link
+	[ "$(git merge-tree --write-tree --name-only main topic | sed -n 2p)" = link ]
+	{ warning none; echo "  link (symlink)"; } >../expect-stderr
+	conflicts_as_expected
+	[ ! -s ../stdout ]
+}
+
+@test "conflict markers are claimed for the text files that have them only" {
+	ln -s base-target link && git add link && test_tick && git commit -q -m link
+	git branch -f topic main
+	on main sh -c 'ln -sfn main-target link && sed -i 5s/.*/main/ common.c'
+	on topic sh -c 'ln -sfn topic-target link && sed -i 5s/.*/topic/ common.c'
+	{ warning some
+	  echo "  common.c (content, with conflict markers)"
+	  echo "  link (symlink)"
+	} >../expect-stderr
+	conflicts_as_expected
 }

@@ -275,8 +275,10 @@ expected_request_pull() {	# <start> <url> <end> [-p]
 	Merging this into main conflicts in:
 
 	  net/socket.c (content)
+
+	The diffstat counts these files with their conflict markers.
 	EOF
-	printf '%s\n' "$output" | tail -n 4 >tail-actual
+	printf '%s\n' "$output" | tail -n 6 >tail-actual
 	test_cmp tail-expect tail-actual
 }
 
@@ -323,4 +325,38 @@ expected_request_pull() {	# <start> <url> <end> [-p]
 	git clean-diffstat --request-pull main "file://$BATS_TEST_TMPDIR/pub.git" topic >/dev/null
 	[ "$before" = "$(repo_checksum)" ]
 	assert_no_tempdir
+}
+
+@test "--request-pull with a conflict warns on stderr as the default mode does" {
+	make_conflict
+	publish topic
+	git clean-diffstat main topic >/dev/null 2>expect-stderr || :
+	[ -s expect-stderr ]
+	run --separate-stderr git clean-diffstat --request-pull main \
+		"file://$BATS_TEST_TMPDIR/pub.git" topic
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$stderr" >actual-stderr
+	test_cmp expect-stderr actual-stderr
+}
+
+@test "--request-pull with a symlink conflict says nothing of conflict markers" {
+	history_pulled_part repo
+	git checkout -q topic
+	ln -s topic-target link && git add link && test_tick && git commit -q -m "topic: link"
+	git checkout -q main
+	ln -s main-target link && git add link && test_tick && git commit -q -m "main: link"
+	publish topic
+	run --separate-stderr git clean-diffstat --request-pull main \
+		"file://$BATS_TEST_TMPDIR/pub.git" topic
+	[ "$status" -eq 1 ]
+	cat >tail-expect <<-\EOF
+
+	Merging this into main conflicts in:
+
+	  link (add/add)
+	EOF
+	printf '%s\n' "$output" | tail -n 4 >tail-actual
+	test_cmp tail-expect tail-actual
+	[ "$stderr" = "warning: merging 'topic' into 'main' conflicts:
+  link (add/add)" ]
 }
