@@ -1,9 +1,12 @@
+#include <ctype.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
+#include "strbuf.h"
 #include "usage.h"
 
 #ifndef VERSION
@@ -52,10 +55,11 @@ struct diff_option {
 
 /*
  * The options of git diff (diff.c's parseopts as of git 2.38/2.39) that
- * make sense for a diff of two trees.  Left out on purpose: --check,
- * --exit-code and --quiet (they change the exit status, which here
- * tells of conflicts), --follow (one path in a log) and the
- * --ita-*-in-index options (no index is involved).
+ * make sense for a diff of two trees.  Left out on purpose, and refused
+ * with the reason (refused[] below): git diff's --check, --exit-code
+ * and --quiet (they change the exit status, which here tells of
+ * conflicts), --follow (one path in a log) and the --ita-*-in-index
+ * options (no index is involved).
  */
 static const struct diff_option diff_options[] = {
 	/* output format */
@@ -121,6 +125,21 @@ static const struct diff_option diff_options[] = {
 	{ "find-object", REQARG, 0, 0 }, { "diff-filter", REQARG, 0, 0 },
 };
 
+/* git diff's options that are refused on purpose, and why. */
+static const struct {
+	const char *option, *why;
+} refused[] = {
+	{ "--exit-code", "the exit status tells of conflicts" },
+	{ "--quiet", "the exit status tells of conflicts" },
+	{ "--follow", "it follows one file through a log" },
+	{ "--ita-invisible-in-index", "no index is involved" },
+	{ "--ita-visible-in-index", "no index is involved" },
+	{ "--cached", "<upstream> is compared with the merge" },
+	{ "--staged", "<upstream> is compared with the merge" },
+	{ "--merge-base", "<upstream> is compared with the merge" },
+	{ "--no-index", "<upstream> is compared with the merge" },
+};
+
 static const struct diff_option *lookup(const char *name, size_t len)
 {
 	size_t i;
@@ -137,7 +156,8 @@ static const struct diff_option *lookup(const char *name, size_t len)
  * when its value is the next argument.
  */
 static const struct diff_option *find_diff_option(const char *arg,
-						  int *takes_next)
+						  int *takes_next,
+						  const char **valuep)
 {
 	const char *name = arg + 1, *value = NULL;
 	const struct diff_option *o;
@@ -167,7 +187,150 @@ static const struct diff_option *find_diff_option(const char *arg,
 	    (o->arg == NOARG && value))
 		return NULL;
 	*takes_next = !negated && o->arg == REQARG && !value;
+	/* the value given with it: after "=", or stuck to a letter */
+	*valuep = value && arg[1] == '-' ? value + 1 : value;
 	return o;
+}
+
+/*
+ * The values git diff checks itself, checked here the same way and with
+ * its words before any work is done, so that a mistyped value is a
+ * usage error and not a failure after the merge.  Where gits from 2.38
+ * on differ, a value any of them takes is taken (-l and
+ * --inter-hunk-context take a k/m/g suffix since git 2.46).
+ */
+
+/* git's parse_rename_score(): "50", "50%", ".5", "0.5"; moves *s past it */
+static void skip_rename_score(const char **s)
+{
+	const char *p = *s;
+	int dot = 0;
+
+	for (;; p++) {
+		if (!dot && *p == '.') {
+			dot = 1;
+		} else if (*p == '%') {
+			p++;
+			break;
+		} else if (!isdigit((unsigned char)*p)) {
+			break;
+		}
+	}
+	*s = p;
+}
+
+/* An integer as git's OPT_INTEGER takes one, before or after 2.46. */
+static int is_integer(const char *value)
+{
+	char *end;
+
+	if (!*value)
+		return 0;
+	(void)strtol(value, &end, 10);
+	if (!*end)
+		return 1;
+	(void)strtoimax(value, &end, 0);
+	return end != value && (!*end || (!end[1] && strchr("kKmMgG", *end)));
+}
+
+/* git's parse_dirstat_params(): the messages, or an empty sb */
+static void check_dirstat(struct strbuf *sb, const char *value)
+{
+	static const char *const words[] = {
+		"changes", "lines", "files", "noncumulative", "cumulative",
+	};
+	const char *p = value;
+
+	if (!*value)
+		return;
+	for (;;) {
+		size_t len = strcspn(p, ","), i;
+		int known = 0;
+
+		for (i = 0; i < sizeof(words) / sizeof(*words); i++)
+			known |= strlen(words[i]) == len &&
+				 !strncmp(p, words[i], len);
+		if (!known && isdigit((unsigned char)*p)) {
+			const char *end = p;
+
+			while (isdigit((unsigned char)*end))
+				end++;
+			if (*end == '.' && isdigit((unsigned char)end[1]))
+				for (end++; isdigit((unsigned char)*end); end++)
+					;
+			if (end != p + len)
+				strbuf_addf(sb, "  Failed to parse dirstat cut-off "
+					    "percentage '%.*s'\n", (int)len, p);
+		} else if (!known) {
+			strbuf_addf(sb, "  Unknown dirstat parameter '%.*s'\n",
+				    (int)len, p);
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+}
+
+static void check_value(const struct diff_option *o, const char *value)
+{
+	const char *name = o->name, *end;
+	char *e;
+
+	if (!value)		/* only an optional value may be missing */
+		return;
+	if (!strcmp(name, "stat")) {
+		(void)strtoul(value, &e, 10);
+		if (*e == ',')
+			(void)strtoul(e + 1, &e, 10);
+		if (*e == ',')
+			(void)strtoul(e + 1, &e, 10);
+		if (*e)
+			usage_error("invalid --stat value: %s", value);
+	} else if (!strncmp(name, "stat-", 5)) {
+		(void)strtoul(value, &e, 10);
+		if (*e)
+			usage_error("%s expects a numerical value", name);
+	} else if (!strcmp(name, "U") || !strcmp(name, "unified")) {
+		(void)strtol(value, &e, 10);
+		if (*e)
+			usage_error("--unified expects a numerical value");
+	} else if (!strcmp(name, "M") || !strcmp(name, "find-renames") ||
+		   !strcmp(name, "C") || !strcmp(name, "find-copies")) {
+		end = value;
+		skip_rename_score(&end);
+		if (*end)
+			usage_error("invalid argument to %s",
+				    *name == 'M' || !strcmp(name, "find-renames") ?
+				    "find-renames" : "find-copies");
+	} else if (!strcmp(name, "B") || !strcmp(name, "break-rewrites")) {
+		end = value;
+		skip_rename_score(&end);
+		if (*end == '/') {
+			end++;
+			skip_rename_score(&end);
+		}
+		if (*end)
+			usage_error("break-rewrites expects <n>/<m> form");
+	} else if (!strcmp(name, "l") || !strcmp(name, "inter-hunk-context")) {
+		const char *what = *name == 'l' ? "switch `l'" :
+				   "option `inter-hunk-context'";
+
+		if (!*value)
+			usage_error("%s expects a numerical value", what);
+		if (!is_integer(value))
+			usage_error("%s expects an integer value with an "
+				    "optional k/m/g suffix", what);
+	} else if (!strcmp(name, "X") || !strncmp(name, "dirstat", 7)) {
+		struct strbuf why = STRBUF_INIT;
+
+		check_dirstat(&why, value);
+		if (why.len) {
+			strbuf_setlen(&why, why.len - 1);
+			usage_error("Failed to parse --dirstat/-X option "
+				    "parameter:\n%s", why.buf);
+		}
+		strbuf_release(&why);
+	}
 }
 
 static void set_mode(struct options *opts, enum mode mode, const char *arg)
@@ -222,11 +385,13 @@ void parse_options(int argc, char **argv, struct options *opts)
 {
 	const char *positional[4];
 	int i, nr = 0, only_revs = 0;
+	size_t k;
 
 	memset(opts, 0, sizeof(*opts));
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const struct diff_option *o;
+		const char *value;
 		int takes_next;
 
 		if (!strcmp(arg, "--")) {
@@ -261,17 +426,23 @@ void parse_options(int argc, char **argv, struct options *opts)
 			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
 			opts->allow_unrelated = 1;
-		} else if ((o = find_diff_option(arg, &takes_next))) {
+		} else if ((o = find_diff_option(arg, &takes_next, &value))) {
 			strvec_push(&opts->diff.args, arg);
 			if (takes_next) {
 				if (++i == argc)
 					usage_error("option '%s' needs a value", arg);
 				strvec_push(&opts->diff.args, argv[i]);
+				value = argv[i];
 			}
+			check_value(o, value);
 			opts->diff.format |= o->format;
 			opts->diff.copies |= !strcmp(o->name, "C") ||
 					     !strcmp(o->name, "find-copies");
 		} else {
+			for (k = 0; k < sizeof(refused) / sizeof(*refused); k++)
+				if (!strcmp(arg, refused[k].option))
+					usage_error("%s is not supported: %s", arg,
+						    refused[k].why);
 			usage_error("unknown option '%s'", arg);
 		}
 	}

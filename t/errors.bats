@@ -5,6 +5,7 @@
 
 load test_helper
 load lib/histories
+load lib/tool
 
 setup() {
 	setup_world
@@ -147,11 +148,15 @@ $(usage_text)" git clean-diffstat --bogus main topic
 $(usage_text)" git clean-diffstat - main
 }
 
-@test "diff options that change the exit status are refused, exit 129" {
-	for opt in --exit-code --quiet --follow; do
-		fails_with 129 "error: unknown option '$opt'
+@test "diff options that change the exit status are refused with the reason, exit 129" {
+	for opt in --exit-code --quiet; do
+		fails_with 129 "error: $opt is not supported: the exit status tells of conflicts
 $(usage_text)" git clean-diffstat "$opt" main topic
 	done
+	fails_with 129 "error: --follow is not supported: it follows one file through a log
+$(usage_text)" git clean-diffstat --follow main topic
+	fails_with 129 "error: --cached is not supported: <upstream> is compared with the merge
+$(usage_text)" git clean-diffstat --cached main topic
 }
 
 @test "a diff option without its value, exit 129" {
@@ -290,3 +295,53 @@ $(usage_text)" git clean-diffstat --check --numstat main
 			"file://$BATS_TEST_TMPDIR/pub.git" refs/heads/lonely:alone
 	done
 }
+
+# git_says <diff option>: git diff's own error for it, less its prefix
+git_says() {
+	git diff "$1" main topic 2>&1 >/dev/null | sed -n '1s/^[a-z]*: //p;2p' |
+		grep -v '^usage:' || :
+}
+
+@test "a bad value of a diff option is a usage error in git diff's words, before anything runs" {
+	# a git that notes every run: none may happen
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git noting-git 'echo "$*" >>"$BATS_TEST_TMPDIR/ran"'
+	local opt status
+	for opt in --stat=abc --stat=10,20,x --stat-width=x --stat-count=1x \
+		-Uabc --unified=x -Mabc --find-renames=1.2.3 -Cx -B50/x \
+		--break-rewrites=x --dirstat=x -X5x --dirstat=files,bogus \
+		--dirstat-by-file=zz; do
+		{ echo "error: $(git_says "$opt")"; usage_text; } >"$BATS_TEST_TMPDIR/expect"
+		# no revision: the usage error comes before the missing upstream
+		status=0
+		PATH="$BATS_TEST_TMPDIR/noting-git:$PATH" git-clean-diffstat "$opt" \
+			>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" || status=$?
+		[ "$status" -eq 129 ] || { echo "$opt: exit $status" >&2; return 1; }
+		test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/err"
+		[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	done
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "a value any git since 2.38 takes passes, and only a bad one is refused" {
+	local opt
+	fails_with 129 "error: switch \`l' expects an integer value with an optional k/m/g suffix
+$(usage_text)" git clean-diffstat -lx main topic
+	fails_with 129 "error: option \`inter-hunk-context' expects a numerical value
+$(usage_text)" git clean-diffstat --inter-hunk-context= main topic
+	expect_procedure main topic -C --stat --summary -l 010 --inter-hunk-context=-1
+	run_tool -l 010 --inter-hunk-context=-1 main topic
+	matches_procedure
+	# output formats: they replace --stat --summary
+	for opt in --stat=-5 "--stat= 5" "--stat=10," -X5.5 --dirstat=10,files -U; do
+		expect_procedure main topic -C "$opt"
+		run_tool "$opt" main topic
+		matches_procedure
+	done
+	for opt in -M50% -M.5 -B/ -B50/70%; do
+		expect_procedure main topic -C --stat --summary "$opt"
+		run_tool "$opt" main topic
+		matches_procedure
+	done
+}
+
