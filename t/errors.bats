@@ -345,3 +345,12 @@ $(usage_text)" git clean-diffstat --inter-hunk-context= main topic
 	done
 }
 
+@test "a tag of a tree or of a blob says so, through any chain of tags, exit 128" {
+	git tag -a -m tree tree-tag 'main^{tree}'
+	git tag -a -m blob blob-tag main:Makefile
+	git -c advice.nestedTag=false tag -a -m nested nested-tag blob-tag
+	fails_with 128 "fatal: 'tree-tag' is a tag of a tree, not a commit" \
+		git clean-diffstat tree-tag topic
+	fails_with 128 "fatal: 'nested-tag' is a tag of a blob, not a commit" \
+		git clean-diffstat main nested-tag
+}
