@@ -306,25 +306,26 @@ static void add_porcelain_counts(struct strbuf *sb, const struct numstat_file *f
 }
 
 static void add_porcelain_total(struct strbuf *sb, const char *name,
-				const struct numstat *ns)
+				const struct numstat *ns, char eol)
 {
 	long ins, del;
 
 	count_lines(ns, &ins, &del);
-	strbuf_addf(sb, "%s %zu %ld %ld\n", name, ns->nr, ins, del);
+	strbuf_addf(sb, "%s %zu %ld %ld%c", name, ns->nr, ins, del, eol);
 }
 
 static void print_porcelain(const struct strvec *base,
 			    const struct numstat *messy,
 			    const struct numstat *clean,
-			    const struct row *row, size_t nr)
+			    const struct row *row, size_t nr, int nul)
 {
 	static const char *tag[] = { "only-request-pull", "differ", "only-clean" };
 	struct strbuf sb = STRBUF_INIT;
+	char eol = nul ? '\0' : '\n';
 	size_t i;
 
-	add_porcelain_total(&sb, "request-pull", messy);
-	add_porcelain_total(&sb, "clean", clean);
+	add_porcelain_total(&sb, "request-pull", messy, eol);
+	add_porcelain_total(&sb, "clean", clean, eol);
 	for (i = 0; i < nr; i++) {
 		const struct row *r = &row[i];
 
@@ -336,10 +337,13 @@ static void print_porcelain(const struct strvec *base,
 		if (r->side == ONLY_MESSY)
 			strbuf_addf(&sb, " %s", r->base > 0 ? base->v[r->base] : "-");
 		strbuf_addch(&sb, ' ');
-		quote_c_style(&sb, r->file->path, r->file->path_len, 1);
-		strbuf_addch(&sb, '\n');
+		if (nul)
+			strbuf_add(&sb, r->file->path, r->file->path_len);
+		else
+			quote_c_style(&sb, r->file->path, r->file->path_len, 1);
+		strbuf_addch(&sb, eol);
 	}
-	fputs(sb.buf, stdout);
+	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_release(&sb);
 }
 
@@ -398,7 +402,7 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 	}
 
 	if (opts->porcelain)
-		print_porcelain(base, &messy, &clean, row, nr);
+		print_porcelain(base, &messy, &clean, row, nr, opts->nul);
 	else
 		print_human(m, &desc, &messy, &clean, row, nr,
 			    quote_path_config());

@@ -19,6 +19,7 @@ static const char usage_text[] =
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
 "    --porcelain           --explain, in a stable format for scripts\n"
+"    -z                    with --porcelain: end each record with NUL\n"
 "    --request-pull [-p] <start> <url> [<end>]\n"
 "                          run git request-pull with the clean diffstat\n"
 "    --allow-unrelated-histories\n"
@@ -46,11 +47,19 @@ NORETURN PRINTF(1, 2) static void usage_error(const char *fmt, ...)
 
 enum arg { NOARG, OPTARG, REQARG };
 
+/* The modes that read back what git diff prints, as bits of not_in. */
+#define IN_CHECK 1u			/* --check: two --stat --summary */
+#define IN_EXPLAIN 2u			/* --explain: two --numstat -z */
+#define IN_PORCELAIN 4u			/* --porcelain: the same */
+#define IN_REQUEST_PULL 8u		/* --request-pull: its mail */
+#define IN_COMPARING (IN_CHECK | IN_EXPLAIN | IN_PORCELAIN)
+
 struct diff_option {
 	const char *name;		/* long name, or one letter */
 	enum arg arg;
 	unsigned format : 1;		/* picks the output format */
 	unsigned negatable : 1;		/* --no-<name> exists too */
+	unsigned not_in : 4;		/* modes it would mislead: IN_* */
 };
 
 /*
@@ -60,69 +69,101 @@ struct diff_option {
  * and --quiet (they change the exit status, which here tells of
  * conflicts), --follow (one path in a log) and the --ita-*-in-index
  * options (no index is involved).
+ *
+ * The modes read back what git diff prints (--check compares two
+ * --stat --summary and counts their files, --explain and --porcelain
+ * parse two --numstat -z), or put it in a mail (--request-pull).  Each
+ * option of this table was tried in each mode on a messy history; those
+ * that give a wrong answer there are refused in that mode (not_in):
+ *
+ *   --output=<file>   the diffs go to the file: --check and --explain
+ *                     compare two empty outputs and call them clean,
+ *                     --request-pull's mail has no diffstat.  All modes.
+ *   --line-prefix     --check counts no file, --explain and --porcelain
+ *                     cannot parse the numstat.  Not with those.
+ *   -z                the human text of --check and --explain, and the
+ *                     mail, have no NUL-terminated form: refused there.
+ *                     --porcelain -z ends its own records with NUL.
+ *   --rotate-to, --skip-to
+ *                     git dies when the file is in one diffstat only,
+ *                     which is what the comparing modes look for.
+ *
+ * The output format options are refused by --check, --explain and
+ * --porcelain as a whole (check_mode()).  All the others were tried and
+ * found harmless: either they act alike on both diffs, so that the
+ * comparison still holds (-R, --relative, -a, --textconv, -B, -l, the
+ * rename and whitespace options, --diff-filter, -S, -G, --find-object,
+ * -O, --submodule, --ignore-submodules), or they change only the patch
+ * and the colours, which the modes do not read (--color, --color-words,
+ * --word-diff, --color-moved, --src-prefix, --dst-prefix, --no-prefix,
+ * --abbrev, --full-index, -W, --ws-error-highlight,
+ * --output-indicator-*, --ext-diff, --inter-hunk-context).
  */
 static const struct diff_option diff_options[] = {
 	/* output format */
-	{ "p", NOARG, 1, 0 }, { "patch", NOARG, 1, 0 },
-	{ "s", NOARG, 1, 0 }, { "no-patch", NOARG, 1, 0 },
-	{ "u", NOARG, 1, 0 },
-	{ "U", OPTARG, 1, 0 }, { "unified", OPTARG, 1, 0 },
-	{ "raw", NOARG, 1, 0 },
-	{ "patch-with-raw", NOARG, 1, 0 }, { "patch-with-stat", NOARG, 1, 0 },
-	{ "numstat", NOARG, 1, 0 }, { "shortstat", NOARG, 1, 0 },
-	{ "X", OPTARG, 1, 0 }, { "dirstat", OPTARG, 1, 0 },
-	{ "cumulative", NOARG, 1, 0 }, { "dirstat-by-file", OPTARG, 1, 0 },
-	{ "summary", NOARG, 1, 0 },
-	{ "name-only", NOARG, 1, 0 }, { "name-status", NOARG, 1, 0 },
-	{ "stat", OPTARG, 1, 0 },
-	{ "stat-width", REQARG, 1, 0 }, { "stat-name-width", REQARG, 1, 0 },
-	{ "stat-graph-width", REQARG, 1, 0 }, { "stat-count", REQARG, 1, 0 },
-	{ "compact-summary", NOARG, 1, 1 },
-	{ "binary", NOARG, 1, 0 },
+	{ "p", NOARG, 1, 0, 0 }, { "patch", NOARG, 1, 0, 0 },
+	{ "s", NOARG, 1, 0, 0 }, { "no-patch", NOARG, 1, 0, 0 },
+	{ "u", NOARG, 1, 0, 0 },
+	{ "U", OPTARG, 1, 0, 0 }, { "unified", OPTARG, 1, 0, 0 },
+	{ "raw", NOARG, 1, 0, 0 },
+	{ "patch-with-raw", NOARG, 1, 0, 0 }, { "patch-with-stat", NOARG, 1, 0, 0 },
+	{ "numstat", NOARG, 1, 0, 0 }, { "shortstat", NOARG, 1, 0, 0 },
+	{ "X", OPTARG, 1, 0, 0 }, { "dirstat", OPTARG, 1, 0, 0 },
+	{ "cumulative", NOARG, 1, 0, 0 }, { "dirstat-by-file", OPTARG, 1, 0, 0 },
+	{ "summary", NOARG, 1, 0, 0 },
+	{ "name-only", NOARG, 1, 0, 0 }, { "name-status", NOARG, 1, 0, 0 },
+	{ "stat", OPTARG, 1, 0, 0 },
+	{ "stat-width", REQARG, 1, 0, 0 }, { "stat-name-width", REQARG, 1, 0, 0 },
+	{ "stat-graph-width", REQARG, 1, 0, 0 }, { "stat-count", REQARG, 1, 0, 0 },
+	{ "compact-summary", NOARG, 1, 1, 0 },
+	{ "binary", NOARG, 1, 0, 0 },
 	/* how the output looks */
-	{ "W", NOARG, 0, 0 }, { "function-context", NOARG, 0, 1 },
-	{ "full-index", NOARG, 0, 1 }, { "color", OPTARG, 0, 1 },
-	{ "ws-error-highlight", REQARG, 0, 0 },
-	{ "z", NOARG, 0, 0 }, { "abbrev", OPTARG, 0, 1 },
-	{ "src-prefix", REQARG, 0, 0 }, { "dst-prefix", REQARG, 0, 0 },
-	{ "line-prefix", REQARG, 0, 0 }, { "no-prefix", NOARG, 0, 0 },
-	{ "inter-hunk-context", REQARG, 0, 0 },
-	{ "output-indicator-new", REQARG, 0, 0 },
-	{ "output-indicator-old", REQARG, 0, 0 },
-	{ "output-indicator-context", REQARG, 0, 0 },
-	{ "output", REQARG, 0, 0 },
+	{ "W", NOARG, 0, 0, 0 }, { "function-context", NOARG, 0, 1, 0 },
+	{ "full-index", NOARG, 0, 1, 0 }, { "color", OPTARG, 0, 1, 0 },
+	{ "ws-error-highlight", REQARG, 0, 0, 0 },
+	{ "z", NOARG, 0, 0, IN_CHECK | IN_EXPLAIN | IN_REQUEST_PULL },
+	{ "abbrev", OPTARG, 0, 1, 0 },
+	{ "src-prefix", REQARG, 0, 0, 0 }, { "dst-prefix", REQARG, 0, 0, 0 },
+	{ "line-prefix", REQARG, 0, 0, IN_COMPARING },
+	{ "no-prefix", NOARG, 0, 0, 0 },
+	{ "inter-hunk-context", REQARG, 0, 0, 0 },
+	{ "output-indicator-new", REQARG, 0, 0, 0 },
+	{ "output-indicator-old", REQARG, 0, 0, 0 },
+	{ "output-indicator-context", REQARG, 0, 0, 0 },
+	{ "output", REQARG, 0, 0, IN_COMPARING | IN_REQUEST_PULL },
 	/* renames and copies */
-	{ "B", OPTARG, 0, 0 }, { "break-rewrites", OPTARG, 0, 0 },
-	{ "M", OPTARG, 0, 0 }, { "find-renames", OPTARG, 0, 0 },
-	{ "D", NOARG, 0, 0 }, { "irreversible-delete", NOARG, 0, 0 },
-	{ "C", OPTARG, 0, 0 }, { "find-copies", OPTARG, 0, 0 },
-	{ "find-copies-harder", NOARG, 0, 1 }, { "no-renames", NOARG, 0, 0 },
-	{ "rename-empty", NOARG, 0, 1 }, { "l", REQARG, 0, 0 },
+	{ "B", OPTARG, 0, 0, 0 }, { "break-rewrites", OPTARG, 0, 0, 0 },
+	{ "M", OPTARG, 0, 0, 0 }, { "find-renames", OPTARG, 0, 0, 0 },
+	{ "D", NOARG, 0, 0, 0 }, { "irreversible-delete", NOARG, 0, 0, 0 },
+	{ "C", OPTARG, 0, 0, 0 }, { "find-copies", OPTARG, 0, 0, 0 },
+	{ "find-copies-harder", NOARG, 0, 1, 0 }, { "no-renames", NOARG, 0, 0, 0 },
+	{ "rename-empty", NOARG, 0, 1, 0 }, { "l", REQARG, 0, 0, 0 },
 	/* the diff algorithm */
-	{ "minimal", NOARG, 0, 1 },
-	{ "w", NOARG, 0, 0 }, { "ignore-all-space", NOARG, 0, 0 },
-	{ "b", NOARG, 0, 0 }, { "ignore-space-change", NOARG, 0, 0 },
-	{ "ignore-space-at-eol", NOARG, 0, 0 },
-	{ "ignore-cr-at-eol", NOARG, 0, 0 },
-	{ "ignore-blank-lines", NOARG, 0, 0 },
-	{ "I", REQARG, 0, 0 }, { "ignore-matching-lines", REQARG, 0, 1 },
-	{ "indent-heuristic", NOARG, 0, 1 },
-	{ "patience", NOARG, 0, 0 }, { "histogram", NOARG, 0, 0 },
-	{ "diff-algorithm", REQARG, 0, 0 }, { "anchored", REQARG, 0, 0 },
-	{ "word-diff", OPTARG, 0, 0 }, { "word-diff-regex", REQARG, 0, 0 },
-	{ "color-words", OPTARG, 0, 0 },
-	{ "color-moved", OPTARG, 0, 1 }, { "color-moved-ws", REQARG, 0, 1 },
+	{ "minimal", NOARG, 0, 1, 0 },
+	{ "w", NOARG, 0, 0, 0 }, { "ignore-all-space", NOARG, 0, 0, 0 },
+	{ "b", NOARG, 0, 0, 0 }, { "ignore-space-change", NOARG, 0, 0, 0 },
+	{ "ignore-space-at-eol", NOARG, 0, 0, 0 },
+	{ "ignore-cr-at-eol", NOARG, 0, 0, 0 },
+	{ "ignore-blank-lines", NOARG, 0, 0, 0 },
+	{ "I", REQARG, 0, 0, 0 }, { "ignore-matching-lines", REQARG, 0, 1, 0 },
+	{ "indent-heuristic", NOARG, 0, 1, 0 },
+	{ "patience", NOARG, 0, 0, 0 }, { "histogram", NOARG, 0, 0, 0 },
+	{ "diff-algorithm", REQARG, 0, 0, 0 }, { "anchored", REQARG, 0, 0, 0 },
+	{ "word-diff", OPTARG, 0, 0, 0 }, { "word-diff-regex", REQARG, 0, 0, 0 },
+	{ "color-words", OPTARG, 0, 0, 0 },
+	{ "color-moved", OPTARG, 0, 1, 0 }, { "color-moved-ws", REQARG, 0, 1, 0 },
 	/* what is compared */
-	{ "relative", OPTARG, 0, 1 },
-	{ "a", NOARG, 0, 0 }, { "text", NOARG, 0, 1 },
-	{ "R", NOARG, 0, 0 },
-	{ "ext-diff", NOARG, 0, 1 }, { "textconv", NOARG, 0, 1 },
-	{ "ignore-submodules", OPTARG, 0, 0 }, { "submodule", OPTARG, 0, 0 },
-	{ "S", REQARG, 0, 0 }, { "G", REQARG, 0, 0 },
-	{ "pickaxe-all", NOARG, 0, 0 }, { "pickaxe-regex", NOARG, 0, 0 },
-	{ "O", REQARG, 0, 0 },
-	{ "rotate-to", REQARG, 0, 0 }, { "skip-to", REQARG, 0, 0 },
-	{ "find-object", REQARG, 0, 0 }, { "diff-filter", REQARG, 0, 0 },
+	{ "relative", OPTARG, 0, 1, 0 },
+	{ "a", NOARG, 0, 0, 0 }, { "text", NOARG, 0, 1, 0 },
+	{ "R", NOARG, 0, 0, 0 },
+	{ "ext-diff", NOARG, 0, 1, 0 }, { "textconv", NOARG, 0, 1, 0 },
+	{ "ignore-submodules", OPTARG, 0, 0, 0 }, { "submodule", OPTARG, 0, 0, 0 },
+	{ "S", REQARG, 0, 0, 0 }, { "G", REQARG, 0, 0, 0 },
+	{ "pickaxe-all", NOARG, 0, 0, 0 }, { "pickaxe-regex", NOARG, 0, 0, 0 },
+	{ "O", REQARG, 0, 0, 0 },
+	{ "rotate-to", REQARG, 0, 0, IN_COMPARING },
+	{ "skip-to", REQARG, 0, 0, IN_COMPARING },
+	{ "find-object", REQARG, 0, 0, 0 }, { "diff-filter", REQARG, 0, 0, 0 },
 };
 
 /* git diff's options that are refused on purpose, and why. */
@@ -333,10 +374,22 @@ static void check_value(const struct diff_option *o, const char *value)
 	}
 }
 
+static const char *mode_option;
+
+/*
+ * The diff options given, with where each is in opts->diff.args (its
+ * value, if it has one, follows it there).
+ */
+struct seen {
+	const struct diff_option *o;
+	const char *arg;
+};
+
+/* still reachable when usage_error() exits, for leak checkers */
+static struct seen *static_seen;
+
 static void set_mode(struct options *opts, enum mode mode, const char *arg)
 {
-	static const char *mode_option;
-
 	if (opts->mode != MODE_DIFFSTAT && opts->mode != mode)
 		usage_error("options '%s' and '%s' cannot be used together",
 			    mode_option, arg);
@@ -344,25 +397,60 @@ static void set_mode(struct options *opts, enum mode mode, const char *arg)
 	mode_option = arg;
 }
 
-/* Sort out what the mode makes of the arguments that are no options. */
-static void check_mode(struct options *opts, const char **arg, int nr)
+/* The options given that the mode cannot take (see diff_options[]). */
+static void check_mode_options(const struct options *opts,
+			       const struct seen *seen, int nr_seen)
+{
+	unsigned mode = opts->mode == MODE_CHECK ? IN_CHECK :
+			opts->mode == MODE_REQUEST_PULL ? IN_REQUEST_PULL :
+			opts->porcelain ? IN_PORCELAIN : IN_EXPLAIN;
+	int i;
+
+	for (i = 0; i < nr_seen; i++)
+		if (seen[i].o->not_in & mode)
+			usage_error("options '%s' and '%s%s' cannot be used "
+				    "together", mode_option,
+				    seen[i].o->name[1] ? "--" : "-", seen[i].o->name);
+}
+
+/*
+ * Take the diff option -<letter> out of args: the mode takes it as its
+ * own.  Was it there?
+ */
+static int take_option(struct strvec *args, const struct seen *seen,
+		       int nr_seen, const char *letter)
 {
 	size_t i, j;
+	int k, found = 0;
 
+	for (i = j = 0; i < args->nr; i++) {
+		for (k = 0; k < nr_seen; k++)
+			if (seen[k].arg == args->v[i] &&
+			    !strcmp(seen[k].o->name, letter))
+				break;
+		if (k < nr_seen) {
+			found = 1;
+			free((char *)args->v[i]);
+		} else {
+			args->v[j++] = args->v[i];
+		}
+	}
+	args->nr = j;
+	if (args->v)
+		args->v[j] = NULL;
+	return found;
+}
+
+/* Sort out what the mode makes of the arguments that are no options. */
+static void check_mode(struct options *opts, const char **arg, int nr,
+		       const struct seen *seen, int nr_seen)
+{
+	/* --porcelain -z: NUL-terminated records (a numstat -z is read) */
+	if (opts->porcelain)
+		opts->nul = take_option(&opts->diff.args, seen, nr_seen, "z");
 	if (opts->mode == MODE_REQUEST_PULL) {
 		/* -p is git request-pull's: the patch after the diffstat */
-		struct strvec *args = &opts->diff.args;
-
-		for (i = j = 0; i < args->nr; i++)
-			if (!strcmp(args->v[i], "-p")) {
-				opts->patch = 1;
-				free((char *)args->v[i]);
-			} else {
-				args->v[j++] = args->v[i];
-			}
-		args->nr = j;
-		if (args->v)
-			args->v[j] = NULL;
+		opts->patch = take_option(&opts->diff.args, seen, nr_seen, "p");
 		if (nr < 2)
 			usage_error("--request-pull needs <start> and <url>");
 		if (nr > 3)
@@ -384,10 +472,12 @@ static void check_mode(struct options *opts, const char **arg, int nr)
 void parse_options(int argc, char **argv, struct options *opts)
 {
 	const char *positional[4];
-	int i, nr = 0, only_revs = 0;
+	struct seen *seen;
+	int i, nr = 0, nr_seen = 0, only_revs = 0;
 	size_t k;
 
 	memset(opts, 0, sizeof(*opts));
+	static_seen = seen = xmalloc((size_t)argc * sizeof(*seen));
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		const struct diff_option *o;
@@ -435,6 +525,9 @@ void parse_options(int argc, char **argv, struct options *opts)
 				value = argv[i];
 			}
 			check_value(o, value);
+			seen[nr_seen].o = o;
+			seen[nr_seen++].arg =
+				opts->diff.args.v[opts->diff.args.nr - 1 - takes_next];
 			opts->diff.format |= o->format;
 			opts->diff.copies |= !strcmp(o->name, "C") ||
 					     !strcmp(o->name, "find-copies");
@@ -446,7 +539,11 @@ void parse_options(int argc, char **argv, struct options *opts)
 			usage_error("unknown option '%s'", arg);
 		}
 	}
-	check_mode(opts, positional, nr);
+	if (opts->mode != MODE_DIFFSTAT)
+		check_mode_options(opts, seen, nr_seen);
+	check_mode(opts, positional, nr, seen, nr_seen);
+	free(seen);
+	static_seen = NULL;
 }
 
 void options_release(struct options *opts)

@@ -411,3 +411,19 @@ zsh_check() {
 	clean-diffstat
 	EOF
 }
+
+@test "the diff options a mode refuses are not offered in that mode" {
+	check after "git clean-diffstat --line-pre" <<-'EOF'
+	"--line-prefix="
+	EOF
+	check after "git clean-diffstat --check --line-pre" </dev/null
+	check after "git clean-diffstat --porcelain --skip-t" </dev/null
+	check after "git clean-diffstat --request-pull --output=" </dev/null
+	check after "git clean-diffstat --request-pull --line-pre" <<-'EOF'
+	"--line-prefix="
+	EOF
+	check after "git clean-diffstat --explain -z" </dev/null
+	check after "git clean-diffstat --porcelain -z" <<-'EOF'
+	"-z "
+	EOF
+}

@@ -35,6 +35,7 @@ usage_text() {
 	    --check               say whether git request-pull's diffstat is messy
 	    --explain             show how git request-pull's diffstat differs
 	    --porcelain           --explain, in a stable format for scripts
+	    -z                    with --porcelain: end each record with NUL
 	    --request-pull [-p] <start> <url> [<end>]
 	                          run git request-pull with the clean diffstat
 	    --allow-unrelated-histories
@@ -353,4 +354,23 @@ $(usage_text)" git clean-diffstat --inter-hunk-context= main topic
 		git clean-diffstat tree-tag topic
 	fails_with 128 "fatal: 'nested-tag' is a tag of a blob, not a commit" \
 		git clean-diffstat main nested-tag
+}
+
+@test "the modes refuse the diff options that change what they read back, exit 129" {
+	local mode opt
+	for mode in --check --explain --porcelain --request-pull; do
+		fails_with 129 "error: options '$mode' and '--output' cannot be used together
+$(usage_text)" git clean-diffstat "$mode" "--output=$BATS_TEST_TMPDIR/written" main url
+		[ ! -e "$BATS_TEST_TMPDIR/written" ]
+	done
+	for mode in --check --explain --porcelain; do
+		for opt in --line-prefix=X --rotate-to=Makefile --skip-to=Makefile; do
+			fails_with 129 "error: options '$mode' and '${opt%%=*}' cannot be used together
+$(usage_text)" git clean-diffstat "$mode" "$opt" main topic
+		done
+	done
+	for mode in --check --explain --request-pull; do
+		fails_with 129 "error: options '$mode' and '-z' cannot be used together
+$(usage_text)" git clean-diffstat "$mode" -z main url
+	done
 }

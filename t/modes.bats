@@ -360,3 +360,39 @@ expected_request_pull() {	# <start> <url> <end> [-p]
 	[ "$stderr" = "warning: merging 'topic' into 'main' conflicts:
   link (add/add)" ]
 }
+
+@test "--porcelain -z: the same records, each ended by NUL, paths as they are" {
+	history_counted_differently
+	git clean-diffstat --porcelain main topic >lines || [ $? -eq 1 ]
+	run_status=0
+	git clean-diffstat --porcelain -z main topic >records || run_status=$?
+	[ "$run_status" -eq 1 ]
+	tr '\0' '\n' <records >actual
+	test_cmp lines actual
+	[ "$(tr -cd '\0' <records | wc -c)" -eq "$(wc -l <lines)" ]
+	[ "$(tr -cd '\n' <records | wc -c)" -eq 0 ]
+	# a -z that is the value of an option is that value
+	git clean-diffstat --porcelain -S -z main topic >actual
+	printf 'request-pull 0 0 0\nclean 0 0 0\n' >expect
+	test_cmp expect actual
+}
+
+@test "--porcelain -z writes an odd path as it is, never quoted" {
+	git init -q repo && cd repo
+	test_commit base README base
+	git checkout -q -b x
+	test_commit x-odd "$(printf 'tab\there')" one
+	git checkout -q main
+	test_commit rc2-odd README two
+	git checkout -q -b topic
+	test_merge x
+	test_commit topic t.c t
+	git checkout -q main
+	test_merge x
+	test_commit upstream README more
+	git clean-diffstat --porcelain -z main topic >records || [ $? -eq 1 ]
+	printf 'only-request-pull 1 0 %s tab\there\0' "$(git rev-parse x-odd)" >expect
+	tail -c "$(wc -c <expect)" records >actual
+	cmp expect actual
+}
+
