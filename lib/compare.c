@@ -89,7 +89,10 @@ int compare_check(const struct merge *m, const struct strvec *base,
 	n = stat_files(&messy);
 	printf("git request-pull's diffstat names %d file%s, the clean "
 	       "diffstat %d.\n", n, n == 1 ? "" : "s", stat_files(&clean));
-	if (same)
+	if (same && !messy.len && opts->diff.nr_pathspec)
+		puts("The pathspec matches no file in either diffstat: "
+		     "nothing to compare.");
+	else if (same)
 		puts("The two are the same: git request-pull's diffstat is clean.");
 	else
 		puts("They differ: git request-pull's diffstat is messy; "
@@ -228,7 +231,8 @@ struct row {
 
 static void print_human(const struct merge *m, const struct strvec *desc,
 			const struct numstat *messy, const struct numstat *clean,
-			const struct row *row, size_t nr, int quote_high)
+			const struct row *row, size_t nr, int quote_high,
+			int pathspec)
 {
 	static const char *heading[] = {
 		"Only in git request-pull's diffstat, not part of this pull:",
@@ -256,7 +260,10 @@ static void print_human(const struct merge *m, const struct strvec *desc,
 	strbuf_addstr(&sb, "\nthe clean diffstat:          ");
 	add_totals(&sb, clean);
 	strbuf_addch(&sb, '\n');
-	if (!nr)
+	if (!nr && !messy->nr && pathspec)
+		strbuf_addstr(&sb, "\nThe pathspec matches no file in either "
+			      "diffstat.\n");
+	else if (!nr)
 		strbuf_addstr(&sb, "\nThey name the same files with the same counts.\n");
 	for (side = ONLY_MESSY; side <= ONLY_CLEAN; side++) {
 		int shown = 0;
@@ -405,7 +412,7 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 		print_porcelain(base, &messy, &clean, row, nr, opts->nul);
 	else
 		print_human(m, &desc, &messy, &clean, row, nr,
-			    quote_path_config());
+			    quote_path_config(), opts->diff.nr_pathspec > 0);
 	if (m->conflicted)
 		report_conflicts(m->pull, &m->res);
 

@@ -396,3 +396,25 @@ expected_request_pull() {	# <start> <url> <end> [-p]
 	cmp expect actual
 }
 
+@test "--check with a pathspec that matches no file says so, exit 0" {
+	history_pulled_part repo
+	run --separate-stderr git clean-diffstat --check main topic -- no/such/file
+	[ "$status" -eq 0 ]
+	[ "$(git diff --name-only "$(git merge-base main topic)" topic -- no/such/file)" = "" ]
+	[ "${lines[3]}" = "git request-pull's diffstat names 0 files, the clean diffstat 0." ]
+	[ "${lines[4]}" = "The pathspec matches no file in either diffstat: nothing to compare." ]
+}
+
+@test "--explain with a pathspec that matches no file says so, exit 0" {
+	history_pulled_part repo
+	run --separate-stderr git clean-diffstat --explain main topic -- no/such/file
+	[ "$status" -eq 0 ]
+	cat >expect <<-\EOF
+	git request-pull's diffstat: 0 files changed
+	the clean diffstat:          0 files changed
+
+	The pathspec matches no file in either diffstat.
+	EOF
+	printf '%s\n' "$output" >actual
+	test_cmp expect actual
+}
