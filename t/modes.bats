@@ -98,8 +98,9 @@ make_conflict() {
 	the clean diffstat:          2 files changed, 2 insertions(+)
 
 	Only in git request-pull's diffstat, not part of this pull:
-	  Makefile      +1 -0  (from merge base $(git rev-parse --short vN-rc2) vN-rc2)
-	  net/socket.c  +1 -0  (from merge base $(git rev-parse --short vN-rc2) vN-rc2)
+	  from merge base $(git rev-parse --short vN-rc2) vN-rc2:
+	    Makefile      +1 -0
+	    net/socket.c  +1 -0
 	EOF
 	printf '%s\n' "$output" >actual
 	test_cmp expect actual
@@ -188,8 +189,8 @@ history_counted_differently() {
 	cat >expect <<-EOF
 	request-pull 4 4 0
 	clean 2 2 0
-	only-request-pull 1 0 $rc2 Makefile
-	only-request-pull 1 0 $rc2 net/socket.c
+	only-request-pull 1 0 $rc2 - Makefile
+	only-request-pull 1 0 $rc2 - net/socket.c
 	EOF
 	printf '%s\n' "$output" >actual
 	test_cmp expect actual
@@ -214,7 +215,7 @@ history_counted_differently() {
 	cat >expect <<-EOF
 	request-pull 2 2 0
 	clean 1 1 0
-	only-request-pull 1 0 $(git rev-parse x-odd) "tab\\there"
+	only-request-pull 1 0 $(git rev-parse x-odd) - "tab\\there"
 	EOF
 	printf '%s\n' "$output" >actual
 	test_cmp expect actual
@@ -391,7 +392,7 @@ expected_request_pull() {	# <start> <url> <end> [-p]
 	test_merge x
 	test_commit upstream README more
 	git clean-diffstat --porcelain -z main topic >records || [ $? -eq 1 ]
-	printf 'only-request-pull 1 0 %s tab\there\0' "$(git rev-parse x-odd)" >expect
+	printf 'only-request-pull 1 0 %s - tab\there\0' "$(git rev-parse x-odd)" >expect
 	tail -c "$(wc -c <expect)" records >actual
 	cmp expect actual
 }
@@ -414,6 +415,129 @@ expected_request_pull() {	# <start> <url> <end> [-p]
 	the clean diffstat:          0 files changed
 
 	The pathspec matches no file in either diffstat.
+	EOF
+	printf '%s\n' "$output" >actual
+	test_cmp expect actual
+}
+
+# Three topics x, y and z from the base, each changing a line of f.c (y
+# also adds y.c), merged into both main and topic: three merge bases, of
+# which git merge-base picks z, the newest.  git request-pull's diffstat
+# then counts f.c's lines from x and y, and y.c from y.  With "long", y's
+# subject and the path of one more file of y are too long for a mail.
+history_three_bases() {
+	git init -q repo && cd repo || return
+	test_commit base f.c 1 2 3 4 5 6 7 8 9 10
+	local b subject=y long=
+	if [ "${1-}" = long ]; then
+		subject="y: a subject far too long to be shown whole in a line of a mail"
+		long=dir/$(printf 'very-long-directory-name-%02d/' 1 2 3)$(printf 'a%.0s' {1..10}).c
+	fi
+	for b in x y z; do
+		git checkout -q -b "$b" main
+		case $b in
+		x) sed -i 's/^1$/x/' f.c ;;
+		y) sed -i 's/^10$/y/' f.c && echo y >y.c &&
+		   if [ -n "$long" ]; then mkdir -p "${long%/*}" && echo long >"$long"; fi ;;
+		z) sed -i 's/^5$/z/' f.c ;;
+		esac
+		git add -A && test_tick && git commit -q -m "${subject/#y/$b}"
+	done
+	git checkout -q -b topic main
+	test_commit t1 t.c t1
+	for b in x y z; do test_merge "$b"; done
+	test_commit t2 t.c t2
+	git checkout -q main
+	test_commit m1 m.c m1
+	for b in x y z; do test_merge "$b"; done
+	[ "$(git merge-base --all main topic | wc -l)" -eq 3 ]
+	[ "$(git merge-base main topic)" = "$(git rev-parse z)" ]
+}
+
+# The counts of a file in git request-pull's diffstat, as --explain
+# shows them: "+<added> -<deleted>".
+request_pull_counts() {
+	git diff --numstat "$(git merge-base main topic)" topic -- "$1" |
+		awk '{ printf "+%s -%s\n", $1, $2 }'
+}
+
+@test "--explain groups the files under the merge bases that brought them" {
+	history_three_bases
+	run --separate-stderr git clean-diffstat --explain main topic
+	[ "$status" -eq 1 ]
+	base=$(git merge-base main topic)
+	cat >expect <<-EOF
+	git request-pull's diffstat: $(git diff --shortstat "$base" topic | sed 's/^ //')
+	the clean diffstat:          $(procedure_diffstat main topic --shortstat | sed 's/^ //')
+
+	Only in git request-pull's diffstat, not part of this pull:
+	  from merge base $(git log -1 --format='%h %s' y):
+	    y.c  $(request_pull_counts y.c)
+	  from merge bases $(git log -1 --format='%h %s' y),
+	                   $(git log -1 --format='%h %s' x):
+	    f.c  $(request_pull_counts f.c)
+	EOF
+	printf '%s\n' "$output" >actual
+	test_cmp expect actual
+	# f.c: one line from x and one from y
+	[ "$(request_pull_counts f.c)" = "+2 -2" ]
+}
+
+@test "--porcelain names every merge base that brought a file in" {
+	history_three_bases
+	run --separate-stderr git clean-diffstat --porcelain main topic
+	[ "$status" -eq 1 ]
+	x=$(git rev-parse x) y=$(git rev-parse y)
+	cat >expect <<-EOF
+	request-pull 3 5 2
+	clean 1 2 0
+	only-request-pull 2 2 $y $x f.c
+	only-request-pull 1 0 $y - y.c
+	EOF
+	printf '%s\n' "$output" >actual
+	test_cmp expect actual
+}
+
+@test "--explain fits in 80 columns: long paths and subjects are cut as git's --stat cuts" {
+	history_three_bases long
+	run --separate-stderr git clean-diffstat --explain main topic
+	[ "$status" -eq 1 ]
+	long=$(git diff --name-only y~ y -- dir)
+	[ "${#long}" -eq 100 ]
+	printf '%s\n' "$output" >actual
+	# no line wider than 80 columns (all of it is ASCII)
+	awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' actual
+	# the path: "..." and the end of it from a slash, then its counts
+	line=$(grep '^    \.\.\./' actual)
+	shown=${line#    ...}
+	shown=${shown%%  *}
+	[[ "$long" == *"$shown" ]]
+	[[ "$line" == *"  $(request_pull_counts "$long")" ]]
+	# the subject: cut with "..."
+	grep -q "^  from merge base $(git rev-parse --short y) y: a subject far .*\.\.\.:$" actual
+	# nothing else is cut
+	grep -q '^    y.c  ' actual
+}
+
+@test "--explain puts totals too wide for a mail on lines of their own" {
+	git init -q repo && cd repo
+	for i in 0 1 2 3 4 5 6 7 8 9; do seq 1 10 >"f$i.c"; done
+	git add . && test_tick && git commit -q -m base
+	git checkout -q -b topic
+	for i in 0 1 2 3 4 5 6 7 8 9; do seq 11 20 >"f$i.c"; done
+	git commit -q -am topic
+	git checkout -q main
+	run --separate-stderr git clean-diffstat --explain main topic
+	[ "$status" -eq 0 ]
+	totals=$(git diff --shortstat main topic | sed 's/^ //')
+	[ "$totals" = "10 files changed, 100 insertions(+), 100 deletions(-)" ]
+	cat >expect <<-EOF
+	git request-pull's diffstat:
+	  $totals
+	the clean diffstat:
+	  $(procedure_diffstat main topic --shortstat | sed 's/^ //')
+
+	They name the same files with the same counts.
 	EOF
 	printf '%s\n' "$output" >actual
 	test_cmp expect actual
