@@ -1,5 +1,4 @@
-# git-clean-diffstat: make, make test, make install, make demo
-VERSION = 1.0
+# git-clean-diffstat: make, make test, make install, make demo, make dist
 
 prefix = /usr/local
 bindir = $(prefix)/bin
@@ -7,6 +6,12 @@ mandir = $(prefix)/share/man
 man1dir = $(mandir)/man1
 bashcompdir = $(prefix)/share/bash-completion/completions
 zshcompdir = $(prefix)/share/zsh/site-functions
+
+# The language, for the compilers and the checkers alike: C11 and
+# POSIX.1-2008.
+C_STD = c11
+C_FEATURES = -D_POSIX_C_SOURCE=200809L
+BASIC_CFLAGS = -std=$(C_STD) $(C_FEATURES)
 
 CC = cc
 CFLAGS = -O2 -g
@@ -20,77 +25,120 @@ ifdef SANITIZE
 CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARNINGS) $(CFLAGS) \
-	-DVERSION='"$(VERSION)"'
+ALL_CFLAGS = $(BASIC_CFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS)
 
-LIB_OBJS = lib/compare.o lib/conflicts.o lib/diff.o lib/merge.o lib/mtree.o \
-	lib/numstat.o lib/options.o lib/quarantine.o lib/quote.o \
-	lib/request-pull.o lib/resolve.o lib/run.o lib/signals.o lib/strbuf.o \
-	lib/strvec.o lib/usage.o
+LIB_OBJS = lib/compare.o lib/conflicts.o lib/diff.o lib/gitmodules.o \
+	lib/merge.o lib/mtree.o lib/numstat.o lib/options.o lib/quarantine.o \
+	lib/quote.o lib/request-pull.o lib/resolve.o lib/run.o lib/signals.o \
+	lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1
 
-all: $(PROGRAM)
+all: $(PROGRAM) $(MANPAGE)
+
+# The version, from GIT-VERSION-GEN (git describe, or a tarball's version
+# file): GIT_CLEAN_DIFFSTAT_VERSION and GIT_CLEAN_DIFFSTAT_DATE.  The file
+# changes only when they do, and only what shows them is rebuilt.
+GIT-VERSION-FILE: FORCE
+	@./GIT-VERSION-GEN . GIT-VERSION-FILE.in $@
+-include GIT-VERSION-FILE
+VERSION = $(GIT_CLEAN_DIFFSTAT_VERSION)
+VERSION_CFLAGS = -DVERSION='"$(VERSION)"'
 
 include bench/bench.mk
 
 $(PROGRAM): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
 
+# Test drivers of single modules, like git's t/helper/test-tool.
+TEST_HELPERS = t/helper/test-pullmsg
+t/helper/test-pullmsg: t/helper/test-pullmsg.o lib/pullmsg.o
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-pullmsg.o lib/pullmsg.o
+
 %.o: %.c $(wildcard lib/*.h) GIT-CFLAGS
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+lib/version.o: lib/version.c lib/version.h GIT-CFLAGS GIT-VERSION-FILE
+	$(CC) $(ALL_CFLAGS) $(VERSION_CFLAGS) -c -o $@ $<
+
+# The man page with its header and footer filled in: name, version, date.
+$(MANPAGE): $(MANPAGE).in GIT-VERSION-FILE
+	./GIT-VERSION-GEN . $(MANPAGE).in $@+ && mv $@+ $@
 
 # Rebuild everything when the flags change (DEVELOPER=1, SANITIZE=...).
 GIT-CFLAGS: FORCE
 	@echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
 		echo '$(CC) $(ALL_CFLAGS) $(LDFLAGS)' >$@
 
-install: $(PROGRAM)
-	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(man1dir)' \
+install: $(PROGRAM) install-man
+	install -d '$(DESTDIR)$(bindir)' \
 		'$(DESTDIR)$(bashcompdir)' '$(DESTDIR)$(zshcompdir)'
 	install -m 755 $(PROGRAM) '$(DESTDIR)$(bindir)'
-	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
-	install -m 644 lib/completion/git-clean-diffstat.bash \
+	install -m 644 contrib/completion/git-clean-diffstat.bash \
 		'$(DESTDIR)$(bashcompdir)/git-clean-diffstat'
-	install -m 644 lib/completion/_git-clean-diffstat \
+	install -m 644 contrib/completion/_git-clean-diffstat \
 		'$(DESTDIR)$(zshcompdir)/_git-clean-diffstat'
 
+# The manual page alone, building nothing (a test installs it so while
+# other tests run the binary).
+install-man: $(MANPAGE)
+	install -d '$(DESTDIR)$(man1dir)'
+	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
+
+# The suite, in parallel when GNU parallel is installed (JOBS=1: one
+# test at a time), with the git on PATH; t/run-suite ends with one line of
+# counts and the time it took.
 TEST_FLAGS =
-test: $(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' bats $(TEST_FLAGS) t
+test: all $(TEST_HELPERS)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) t
+
+# The suite once per git: each of GIT_VERSIONS built once from
+# $(GIT_TARBALLS)/git-<version>.tar.gz into ~/.cache/git-clean-diffstat
+# (GIT_CACHE) and put first on PATH, "system" the git on PATH as it is;
+# then a table of the results (t/matrix).  GIT_TARBALLS defaults to
+# shared/git beside the source tree.
+GIT_VERSIONS = 2.38.5 2.43.7 2.47.3 2.50.1 2.55.0 system
+GIT_TARBALLS =
+test-matrix: all $(TEST_HELPERS)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
+		t/matrix $(GIT_VERSIONS)
 
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
 test-random: $(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' bats $(TEST_FLAGS) t/random.bats
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' t/run-suite $(TEST_FLAGS) t/random.bats
 
 # The suite with the tool under valgrind: any error or leak is exit 126.
 VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect \
 	--show-leak-kinds=definite,indirect
-valgrind: $(PROGRAM)
+# VALGRIND_TESTS: the test files to run so (default: all of t/).
+VALGRIND_TESTS = t
+valgrind: all $(TEST_HELPERS)
 	rm -rf t/valgrind && mkdir t/valgrind
 	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
 		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
 	chmod +x t/valgrind/$(PROGRAM)
-	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' bats $(TEST_FLAGS) t
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' t/run-suite $(TEST_FLAGS) $(VALGRIND_TESTS)
 
 # Static analysis: cppcheck, clang-tidy (.clang-tidy) and shellcheck,
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-SHELL_SCRIPTS = .ci/run t/demo.sh t/fuzz/make-corpus t/lib/random-history \
-	bench/run bench/make-repo
-BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash lib/completion/git-clean-diffstat.bash
+C_SOURCES += lib/pullmsg.c t/helper/test-pullmsg.c t/fuzz/pullmsg-fuzzer.c
+SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
+	t/fuzz/make-corpus t/fuzz/make-pullmsg-corpus t/lib/random-history \
+	t/build-git t/run-suite t/matrix bench/run bench/make-repo
+BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	# varFuncNullUB: strvec_pushl() ends its list with NULL, as git's;
 	# POSIX makes NULL a null pointer constant of type void *.
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--suppress=varFuncNullUB \
-		--std=c11 -D_POSIX_C_SOURCE=200809L $(C_SOURCES)
-	clang-tidy --quiet $(C_SOURCES) -- -std=c11 -D_POSIX_C_SOURCE=200809L
+		--std=$(C_STD) $(C_FEATURES) $(VERSION_CFLAGS) $(C_SOURCES)
+	clang-tidy --quiet $(C_SOURCES) -- $(BASIC_CFLAGS) $(VERSION_CFLAGS)
 	shellcheck $(SHELL_SCRIPTS)
 	shellcheck -s bash $(BASH_SOURCES)
 
@@ -99,10 +147,11 @@ lint:
 # as crash-*, to be kept there as a regression input.  fuzz-regress runs
 # every kept input once.
 FUZZ_CC = clang
-FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L \
+FUZZ_CFLAGS = -g -O1 $(BASIC_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 60
 FUZZERS = t/fuzz/mtree-fuzzer t/fuzz/numstat-fuzzer
+FUZZERS += t/fuzz/pullmsg-fuzzer
 
 fuzz: $(FUZZERS)
 
@@ -112,23 +161,94 @@ t/fuzz/mtree-fuzzer: t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
 t/fuzz/numstat-fuzzer: t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
 
+t/fuzz/pullmsg-fuzzer: t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c lib/pullmsg.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c
+
 fuzz-run: fuzz
 	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
+	mkdir -p t/fuzz/work/pullmsg
 	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
 		t/fuzz/work/mtree t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=t/fuzz/numstat-corpus/ \
 		t/fuzz/work/numstat t/fuzz/numstat-corpus
+	t/fuzz/pullmsg-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-dict=t/fuzz/pullmsg.dict -artifact_prefix=t/fuzz/pullmsg-corpus/ \
+		t/fuzz/work/pullmsg t/fuzz/pullmsg-corpus
 
 fuzz-regress: fuzz
 	t/fuzz/mtree-fuzzer -runs=0 t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -runs=0 t/fuzz/numstat-corpus
+	t/fuzz/pullmsg-fuzzer -runs=0 t/fuzz/pullmsg-corpus
+
+# A release tarball of HEAD, git-clean-diffstat-<version>.tar.gz, with
+# the version file that GIT-VERSION-GEN reads where git describe cannot
+# run.  distcheck proves it: unpacked in a temporary directory, outside
+# any checkout, it builds, installs and passes make test.  The directory
+# is world-readable, as a source tree is: run as root, t/safety.bats runs
+# the tool as nobody.
+DIST = git-clean-diffstat-$(VERSION)
+dist: GIT-VERSION-FILE
+	@case '$(VERSION)' in *.dirty) \
+		echo >&2 'make dist: tracked files have changes; commit them first'; \
+		exit 1 ;; \
+	esac
+	rm -rf .dist-tmp && mkdir .dist-tmp
+	printf '%s\n' '$(VERSION)' '$(GIT_CLEAN_DIFFSTAT_DATE)' >.dist-tmp/version
+	git archive --format=tar.gz --prefix=$(DIST)/ \
+		--add-file=.dist-tmp/version -o $(DIST).tar.gz HEAD
+	rm -rf .dist-tmp
+
+DISTCHECK_INSTALLED = bin/git-clean-diffstat \
+	share/man/man1/git-clean-diffstat.1 \
+	share/bash-completion/completions/git-clean-diffstat \
+	share/zsh/site-functions/_git-clean-diffstat
+distcheck: dist
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	chmod 755 "$$tmp" && \
+	tar -C "$$tmp" -xzf $(DIST).tar.gz && \
+	cd "$$tmp/$(DIST)" && \
+	if git rev-parse --git-dir >/dev/null 2>&1; then \
+		echo >&2 "distcheck: $$tmp is inside a git checkout"; exit 1; \
+	fi && \
+	$(MAKE) -s && \
+	$(MAKE) -s install DESTDIR="$$tmp/inst" prefix=/usr && \
+	for f in $(DISTCHECK_INSTALLED); do \
+		test -f "$$tmp/inst/usr/$$f" || { echo >&2 "distcheck: no /usr/$$f"; exit 1; }; \
+	done && \
+	test "$$("$$tmp/inst/usr/bin/git-clean-diffstat" --version)" = \
+		'git-clean-diffstat version $(VERSION)' && \
+	grep -q '^\.TH .* "git\\-clean\\-diffstat $(VERSION)"' \
+		"$$tmp/inst/usr/share/man/man1/git-clean-diffstat.1" && \
+	$(MAKE) test TEST_FLAGS='$(TEST_FLAGS)' && \
+	echo "distcheck: $(DIST).tar.gz builds, installs and passes make test"
+
+# The Debian package, built from the tarball with contrib/debian
+# (contrib/make-deb): packages/*.deb, .buildinfo and .changes.
+deb: dist
+	rm -f packages/*.deb packages/*.buildinfo packages/*.changes
+	contrib/make-deb $(DIST).tar.gz packages
+
+# The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec:
+# packages/*.rpm.  Where the build requirements are not RPMs (Debian):
+# make rpm RPMBUILD_FLAGS='--nodeps --without check'.
+RPMBUILD_FLAGS =
+rpm: dist
+	rm -rf packages/rpm packages/*.rpm && mkdir -p packages/rpm
+	rpmbuild -bb $(RPMBUILD_FLAGS) --define '_topdir $(CURDIR)/packages/rpm' \
+		--define '_sourcedir $(CURDIR)' --define 'gcd_version $(VERSION)' \
+		contrib/rpm/git-clean-diffstat.spec
+	mv packages/rpm/RPMS/*/*.rpm packages/
+	rm -rf packages/rpm
 
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
 
 clean:
-	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS t/valgrind $(FUZZERS) t/fuzz/work
+	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
+		t/valgrind $(FUZZERS) t/fuzz/work \
+		git-clean-diffstat-*.tar.gz packages .dist-tmp
+	rm -f $(TEST_HELPERS) t/helper/*.o lib/pullmsg.o
 
-.PHONY: all install test test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE

@@ -19,8 +19,9 @@ static void describe(const struct strvec *oid, struct strvec *desc)
 
 	if (!oid->nr)
 		BUG("merge_bases() found none and did not die");
-	strvec_pushl(&cp.args, "log", "--no-walk=unsorted", "--format=%h %s",
-		     NULL);
+	/* log.showSignature would add gpg's lines to the descriptions */
+	strvec_pushl(&cp.args, "log", "--no-walk=unsorted", "--no-show-signature",
+		     "--format=%h %s", NULL);
 	strvec_pushv(&cp.args, oid->v, oid->nr);
 	cp.out = &out;
 	run_git_or_die(&cp);

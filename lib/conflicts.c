@@ -10,6 +10,17 @@ struct label {				/* a path and one kind of conflict */
 	size_t order;			/* position among the records */
 };
 
+struct item {				/* a conflicted path */
+	struct mtree_str path;
+	unsigned stages;		/* bit n: stage n is in the index */
+	int gitlink;			/* one of them is a submodule */
+	unsigned symlink : 1;		/* stage 2 or 3 is a symlink */
+	unsigned records : 1;		/* a conflict record names it */
+	unsigned contents : 1;		/* one of type "CONFLICT (contents)" */
+	unsigned binary : 1;		/* one of type "CONFLICT (binary)" */
+	unsigned markers : 1;		/* its merged file holds conflict markers */
+};
+
 static int cmp_str(struct mtree_str a, struct mtree_str b)
 {
 	int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
@@ -25,17 +36,118 @@ static int cmp_label(const void *va, const void *vb)
 	return c ? c : (a->order > b->order) - (a->order < b->order);
 }
 
+static int cmp_item(const void *va, const void *vb)
+{
+	const struct item *a = va, *b = vb;
+
+	return cmp_str(a->path, b->path);
+}
+
+static int type_is(const struct mtree_message *m, const char *type)
+{
+	return m->type.len == strlen(type) &&
+	       !memcmp(m->type.s, type, m->type.len);
+}
+
+/*
+ * Does the merged file of this path hold conflict markers?  Only when a
+ * content merge of text failed: the record types are untranslated, so
+ * they tell it whatever the user's language; without records (git 2.38
+ * may give them as one block of text) both sides' stages tell it.  A
+ * binary file, a symlink and a submodule keep one side's version.
+ */
+static int has_markers(const struct item *it)
+{
+	const unsigned both = 1u << 2 | 1u << 3;
+
+	if (it->symlink || it->gitlink)
+		return 0;
+	if (it->records)
+		return it->contents && !it->binary;
+	return (it->stages & both) == both;
+}
+
+/*
+ * The conflicted paths, sorted, each once: those with higher stages,
+ * and the first path of every conflict record, since some conflicts (a
+ * directory rename split, say) leave no stage behind.
+ */
+static struct item *conflicted_paths(const struct mtree_result *res,
+				     size_t *nr)
+{
+	size_t size = (res->nr_entries + res->nr_messages + 1) * sizeof(struct item);
+	struct item *item = memset(xmalloc(size), 0, size);
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < res->nr_entries; i++) {
+		const struct mtree_entry *e = &res->entries[i];
+
+		item[n].path = e->path;
+		item[n].stages = 1u << e->stage;
+		item[n].symlink = e->stage > 1 && e->mode == 0120000;
+		item[n++].gitlink = e->mode == 0160000;
+	}
+	for (i = 0; i < res->nr_messages; i++) {
+		const struct mtree_message *m = &res->messages[i];
+
+		if (!mtree_is_conflict(m) || !m->nr_paths)
+			continue;
+		item[n].path = m->paths[0];
+		item[n].records = 1;
+		item[n].contents = type_is(m, "CONFLICT (contents)");
+		item[n++].binary = type_is(m, "CONFLICT (binary)");
+	}
+	if (n)
+		qsort(item, n, sizeof(*item), cmp_item);
+	for (i = 0; i < n; i++) {
+		if (k && !cmp_str(item[k - 1].path, item[i].path)) {
+			struct item *it = &item[k - 1];
+
+			it->stages |= item[i].stages;
+			it->gitlink |= item[i].gitlink;
+			it->symlink |= item[i].symlink;
+			it->records |= item[i].records;
+			it->contents |= item[i].contents;
+			it->binary |= item[i].binary;
+		} else {
+			item[k++] = item[i];
+		}
+	}
+	for (i = 0; i < k; i++)
+		item[i].markers = has_markers(&item[i]);
+	*nr = k;
+	return item;
+}
+
+static const struct item *find_item(const struct item *item, size_t nr,
+				    struct mtree_str path)
+{
+	struct item key;
+
+	memset(&key, 0, sizeof(key));
+	key.path = path;
+	return nr ? bsearch(&key, item, nr, sizeof(*item), cmp_item) : NULL;
+}
+
 /* Every (path, kind) pair the conflict records name, sorted by path. */
-static struct label *collect(const struct mtree_result *res, size_t *nr)
+static struct label *collect(const struct mtree_result *res,
+			     const struct item *item, size_t nr_items,
+			     size_t *nr)
 {
 	struct label *l = NULL;
 	size_t i, j, n = 0, alloc = 0;
 
 	for (i = 0; i < res->nr_messages; i++) {
 		const struct mtree_message *m = &res->messages[i];
-		struct mtree_str kind = mtree_conflict_label(m);
+		const struct item *it;
+		struct mtree_str kind;
 
-		if (!mtree_is_conflict(m) || !kind.len)
+		if (!mtree_is_conflict(m) || !m->nr_paths)
+			continue;
+		it = find_item(item, nr_items, m->paths[0]);
+		kind = mtree_conflict_label(m, it ? it->stages : 0,
+					    it && it->gitlink);
+		if (!kind.len)
 			continue;
 		for (j = 0; j < m->nr_paths; j++) {
 			ALLOC_GROW(l, n, alloc);
@@ -84,61 +196,20 @@ static const char *kind_from_stages(unsigned stages)
 	}
 }
 
-/* A conflicted path, or a part of what is known of it. */
-struct item {
-	struct mtree_str path;
-	unsigned stages;	/* bit n: stage n is in the index */
-	unsigned symlink : 1;	/* stage 2 or 3 is a symlink */
-	unsigned gitlink : 1;	/* stage 2 or 3 is a submodule */
-	unsigned records : 1;	/* a conflict record names it */
-	unsigned contents : 1;	/* one of type "CONFLICT (contents)" */
-	unsigned binary : 1;	/* one of type "CONFLICT (binary)" */
-	unsigned markers : 1;	/* its merged file holds conflict markers */
-};
-
-static int cmp_item(const void *va, const void *vb)
-{
-	const struct item *a = va, *b = vb;
-
-	return cmp_str(a->path, b->path);
-}
-
-static int type_is(const struct mtree_message *m, const char *type)
-{
-	return m->type.len == strlen(type) && !memcmp(m->type.s, type, m->type.len);
-}
-
-/*
- * Does the merged file of this path hold conflict markers?  Only when a
- * content merge of text failed: the record types are untranslated, so
- * they tell it whatever the user's language; without records (git 2.38
- * may give them as one block of text) both sides' stages tell it.  A
- * binary file, a symlink and a submodule keep one side's version.
- */
-static int has_markers(const struct item *it)
-{
-	const unsigned both = 1u << 2 | 1u << 3;
-
-	if (it->symlink || it->gitlink)
-		return 0;
-	if (it->records)
-		return it->contents && !it->binary;
-	return (it->stages & both) == both;
-}
-
-static void add_path(struct strbuf *line, const struct item *it,
+static void add_path(struct strbuf *line, const struct item *item,
 		     const struct label *l, size_t nr, int note_markers,
 		     int quote_high)
 {
-	const struct label *p = find(l, nr, it->path), *q;
+	struct mtree_str path = item->path;
+	const struct label *p = find(l, nr, path), *q;
 
 	strbuf_addstr(line, "  ");
-	quote_c_style(line, it->path.s, it->path.len, quote_high);
+	quote_c_style(line, path.s, path.len, quote_high);
 	strbuf_addstr(line, " (");
 	if (!p)
-		strbuf_addstr(line, it->symlink ? "symlink" :
-			      kind_from_stages(it->stages));
-	for (q = p; q && q < l + nr && !cmp_str(q->path, it->path); q++) {
+		strbuf_addstr(line, item->symlink ? "symlink" :
+			      kind_from_stages(item->stages));
+	for (q = p; q && q < l + nr && !cmp_str(q->path, path); q++) {
 		const struct label *seen;
 
 		for (seen = p; seen < q; seen++)
@@ -149,13 +220,13 @@ static void add_path(struct strbuf *line, const struct item *it,
 		if (q != p)
 			strbuf_addstr(line, ", ");
 		/* git says "content" for symlinks, which get no markers */
-		if (it->symlink && q->kind.len == 7 &&
+		if (item->symlink && q->kind.len == 7 &&
 		    !memcmp(q->kind.s, "content", 7))
 			strbuf_addstr(line, "symlink");
 		else
 			strbuf_add(line, q->kind.s, q->kind.len);
 	}
-	if (note_markers && it->markers)
+	if (note_markers && item->markers)
 		strbuf_addstr(line, ", with conflict markers");
 	strbuf_addstr(line, ")\n");
 }
@@ -163,58 +234,16 @@ static void add_path(struct strbuf *line, const struct item *it,
 enum markers conflict_lines(struct strbuf *sb, const struct mtree_result *res)
 {
 	int quote_high = quote_path_config();
-	size_t nr, n = 0, nr_paths = 0, nr_markers = 0, i, j;
-	struct label *l = collect(res, &nr);
-	struct item *item = xmalloc((res->nr_entries + res->nr_messages + 1) *
-				    sizeof(*item));
+	size_t nr_items, nr, i, nr_markers = 0;
+	struct item *item = conflicted_paths(res, &nr_items);
+	struct label *l = collect(res, item, nr_items, &nr);
 	enum markers markers;
 
-	/*
-	 * The paths with higher stages, and the first path of every
-	 * conflict record: some conflicts (a directory rename split, say)
-	 * leave no stage behind.
-	 */
-	memset(item, 0, (res->nr_entries + res->nr_messages + 1) * sizeof(*item));
-	for (i = 0; i < res->nr_entries; i++) {
-		const struct mtree_entry *e = &res->entries[i];
-
-		item[n].path = e->path;
-		item[n].stages = 1u << e->stage;
-		item[n].symlink = e->stage > 1 && e->mode == 0120000;
-		item[n++].gitlink = e->stage > 1 && e->mode == 0160000;
-	}
-	for (i = 0; i < res->nr_messages; i++) {
-		const struct mtree_message *m = &res->messages[i];
-
-		if (!mtree_is_conflict(m) || !m->nr_paths)
-			continue;
-		item[n].path = m->paths[0];
-		item[n].records = 1;
-		item[n].contents = type_is(m, "CONFLICT (contents)");
-		item[n++].binary = type_is(m, "CONFLICT (binary)");
-	}
-	if (n)
-		qsort(item, n, sizeof(*item), cmp_item);
-
-	/* one item per path, with all that is known of it */
-	for (i = 0; i < n; i = j) {
-		struct item *it = &item[nr_paths++];
-
-		*it = item[i];
-		for (j = i + 1; j < n && !cmp_str(item[j].path, it->path); j++) {
-			it->stages |= item[j].stages;
-			it->symlink |= item[j].symlink;
-			it->gitlink |= item[j].gitlink;
-			it->records |= item[j].records;
-			it->contents |= item[j].contents;
-			it->binary |= item[j].binary;
-		}
-		it->markers = has_markers(it);
-		nr_markers += it->markers;
-	}
+	for (i = 0; i < nr_items; i++)
+		nr_markers += item[i].markers;
 	markers = !nr_markers ? MARKERS_NONE :
-		  nr_markers == nr_paths ? MARKERS_ALL : MARKERS_SOME;
-	for (i = 0; i < nr_paths; i++)
+		  nr_markers == nr_items ? MARKERS_ALL : MARKERS_SOME;
+	for (i = 0; i < nr_items; i++)
 		add_path(sb, &item[i], l, nr, markers == MARKERS_SOME,
 			 quote_high);
 	free(item);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "gitmodules.h"
 #include "merge.h"
 #include "quarantine.h"
 
@@ -55,6 +56,30 @@ static void entries_from_top(struct merge *m, const char *prefix)
 	free(at);
 }
 
+/* The way up from the directory prefix ("a/b/") to the top ("../../"). */
+static void cdup_of(struct strbuf *sb, const char *prefix)
+{
+	for (; *prefix; prefix++)
+		if (*prefix == '/')
+			strbuf_addstr(sb, "../");
+}
+
+/*
+ * Have <upstream> and <head> no commit in common?  git merge-base then
+ * exits 1, and git merge-tree refuses to merge them, in words of the
+ * user's language that the tool cannot go by.
+ */
+static int no_merge_base(const struct pull *p)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_pushl(&cp.args, "merge-base", p->upstream.oid.buf,
+		     p->head.oid.buf, NULL);
+	cp.no_stdout = 1;
+	cp.no_stderr = 1;
+	return run_git(&cp) == 1;
+}
+
 /*
  * Why there is no merge base, and stop: for the merge, with a hint that
  * --allow-unrelated-histories would do; for git request-pull's diffstat,
@@ -86,7 +111,7 @@ static NORETURN void die_unrelated(const struct pull *p, int for_merge)
 void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, cdup = STRBUF_INIT;
 	const char *why;
 	int rc;
 
@@ -100,6 +125,15 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 
 	strvec_pushl(&cp.args, "merge-tree", "--write-tree", "-z", "--messages",
 		     NULL);
+	/*
+	 * git merge's content merges follow diff.algorithm from 2.50 on
+	 * (it reads it from 2.47, but merge-ort kept to histogram until
+	 * 2.50), git merge-tree's never (it reads it in 2.47 and 2.48
+	 * only, to no effect): say it (merge-tree takes -X from 2.43).
+	 */
+	if (p->git_version >= 250 && p->diff_algorithm.len)
+		strvec_pushf(&cp.args, "-Xdiff-algorithm=%s",
+			     p->diff_algorithm.buf);
 	if (allow_unrelated)
 		strvec_push(&cp.args, "--allow-unrelated-histories");
 	strvec_pushl(&cp.args, p->upstream.oid.buf, p->head.oid.buf, NULL);
@@ -116,17 +150,30 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 
 	if (rc == 129)
 		check_git_version();
-	if (rc != 0 && rc != 1) {
-		if (!strstr(err.buf, "refusing to merge unrelated histories"))
-			die_with_git("git merge-tree", rc, &err);
+	if (rc != 0 && rc != 1 && !allow_unrelated && no_merge_base(p))
 		die_unrelated(p, 1);
+	if ((rc != 0 && rc != 1) ||
+	    (rc == 1 && !memchr(m->output.buf, '\0', m->output.len))) {
+		/*
+		 * It failed, or exited 1 with no tree: it could not merge at
+		 * all ("not something we can merge" when a commit cannot be
+		 * read).  Pass on what it and its merge drivers said.
+		 */
+		fwrite(m->output.buf, 1, m->output.len, stderr);
+		die_with_git("git merge-tree", rc, &err);
 	}
-	if (mtree_parse(m->output.buf, m->output.len, &m->res, &why))
+	if (mtree_parse(m->output.buf, m->output.len, p->upstream.oid.len,
+			&m->res, &why))
 		die("cannot parse the output of git merge-tree: %s", why);
+	/* what merge drivers said on merge-tree's stdout: ours is the diff's */
+	fwrite(m->res.prelude.s, 1, m->res.prelude.len, stderr);
 	if (p->prefix.len)
 		entries_from_top(m, p->prefix.buf);
 	strbuf_add(&m->tree, m->res.tree.s, m->res.tree.len);
 	m->conflicted = rc;
+	cdup_of(&cdup, p->prefix.buf);
+	gitmodules_config(&m->gitmodules, m->env.v, m->tree.buf, cdup.buf);
+	strbuf_release(&cdup);
 	strbuf_release(&err);
 }
 
@@ -136,8 +183,9 @@ void merge_diff(struct child_process *cp, const struct merge *m,
 	diff_args(&cp->args, user, "-C", format, m->pull->upstream.oid.buf,
 		  m->tree.buf);
 	strvec_pushv(&cp->env, m->env.v, m->env.nr);
-	/* attributes as in the procedure's checkout of the merge */
+	/* attributes and .gitmodules as in the procedure's checkout */
 	strvec_pushf(&cp->env, "GIT_ATTR_SOURCE=%s", m->tree.buf);
+	strvec_pushv(&cp->env, m->gitmodules.v, m->gitmodules.nr);
 }
 
 void request_pull_diff(struct child_process *cp, const struct pull *p,
@@ -188,6 +236,7 @@ int merge_nothing_to_pull(const struct merge *m)
 void merge_release(struct merge *m)
 {
 	strvec_clear(&m->env);
+	strvec_clear(&m->gitmodules);
 	mtree_release(&m->res);
 	strbuf_release(&m->output);
 	strbuf_release(&m->tree);

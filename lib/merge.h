@@ -24,6 +24,7 @@
 struct merge {
 	const struct pull *pull;	/* what is merged into what */
 	struct strvec env;		/* the quarantine, for every git after */
+	struct strvec gitmodules;	/* the merged tree's, for the diff */
 	struct strbuf output;		/* merge-tree's; res points into it */
 	struct mtree_result res;	/* conflicted paths from the top */
 	struct strbuf tree;		/* the merged tree's id */
@@ -40,7 +41,8 @@ void merge_release(struct merge *m);
  *	git diff -C <format> <user's options> <upstream> <merged tree>
  *
  * (diff.h's diff_args()) as in the procedure's checkout of the merge:
- * with the quarantine's objects and the merged tree's attributes.  The
+ * with the quarantine's objects and the merged tree's attributes and
+ * .gitmodules settings (gitmodules.h).  The
  * caller says where its output goes and runs it.
  */
 void merge_diff(struct child_process *cp, const struct merge *m,

@@ -21,16 +21,19 @@ static int next_field(struct cursor *c, struct mtree_str *out)
 	return 1;
 }
 
-static int is_hex_id(struct mtree_str id)
+static int is_hex(const char *s, size_t len)
 {
 	size_t i;
 
-	if (id.len != 40 && id.len != 64)
-		return 0;
-	for (i = 0; i < id.len; i++)
-		if (!strchr("0123456789abcdef", id.s[i]) || !id.s[i])
+	for (i = 0; i < len; i++)
+		if (!strchr("0123456789abcdef", s[i]) || !s[i])
 			return 0;
 	return 1;
+}
+
+static int is_hex_id(struct mtree_str id)
+{
+	return (id.len == 40 || id.len == 64) && is_hex(id.s, id.len);
 }
 
 /* Parse a decimal number of at most max; -1 when it is not one. */
@@ -129,23 +132,17 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 	return 0;
 }
 
-int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
-		const char **err)
+/* merge-tree's own output, from its tree id at start to end */
+static int parse_result(const char *start, const char *end,
+			struct mtree_result *res, const char **err)
 {
 	struct cursor c;
 	struct mtree_str f;
 	size_t alloc = 0;
-	const char *dummy;
 
-	if (!err)
-		err = &dummy;
 	memset(res, 0, sizeof(*res));
-	if (!buf) {
-		*err = "no tree id at the start";
-		goto fail;
-	}
-	c.p = buf;
-	c.end = buf + len;
+	c.p = start;
+	c.end = end;
 	if (!next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
 		*err = "no tree id at the start";
 		goto fail;
@@ -177,6 +174,43 @@ fail:
 	return -1;
 }
 
+int mtree_parse(const char *buf, size_t len, size_t id_len,
+		struct mtree_result *res, const char **err)
+{
+	const char *p, *end, *nul, *first_err = NULL;
+	const char *dummy;
+
+	if (!err)
+		err = &dummy;
+	memset(res, 0, sizeof(*res));
+	if (!buf || (id_len != 40 && id_len != 64)) {
+		*err = "no tree id";
+		return -1;
+	}
+	p = buf;
+	end = buf + len;
+	/*
+	 * The tree id ends at the first NUL, after what merge drivers
+	 * wrote; at a later one only if what they wrote had NULs in it.
+	 */
+	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
+		const char *start;
+
+		if ((size_t)(nul - buf) < id_len || !is_hex(nul - id_len, id_len))
+			continue;
+		start = nul - id_len;
+		if (!parse_result(start, end, res, err)) {
+			res->prelude.s = buf;
+			res->prelude.len = (size_t)(start - buf);
+			return 0;
+		}
+		if (!first_err)
+			first_err = *err;
+	}
+	*err = first_err ? first_err : "no tree id";
+	return -1;
+}
+
 void mtree_release(struct mtree_result *res)
 {
 	size_t i;
@@ -200,7 +234,7 @@ int mtree_is_conflict(const struct mtree_message *msg)
 	return starts_with(msg->type, "CONFLICT");
 }
 
-/* The word in "CONFLICT (word)..." or "CONFLICT(word)...". */
+/* The words in "CONFLICT (words)..." or "CONFLICT(words)...". */
 static struct mtree_str paren_word(struct mtree_str s)
 {
 	struct mtree_str w = { NULL, 0 };
@@ -221,9 +255,42 @@ static struct mtree_str paren_word(struct mtree_str s)
 	return w;
 }
 
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg)
+static int equals(struct mtree_str s, const char *str)
 {
-	struct mtree_str w = paren_word(msg->text);
+	return s.len == strlen(str) && !memcmp(s.s, str, s.len);
+}
 
-	return w.len ? w : paren_word(msg->type);
+static struct mtree_str str(const char *s)
+{
+	struct mtree_str w;
+
+	w.s = s;
+	w.len = strlen(s);
+	return w;
+}
+
+struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
+				      unsigned stages, int gitlink)
+{
+	/* where git's English message says other words than the type */
+	static const struct {
+		const char *type, *label;
+	} english[] = {
+		{ "CONFLICT (distinct modes)", "distinct types" },
+		{ "CONFLICT (directory rename suggested)", "file location" },
+		{ "CONFLICT (file in way of directory rename)",
+		  "implicit dir rename" },
+		{ "CONFLICT(directory rename collision)", "implicit dir rename" },
+		{ "CONFLICT(directory rename unclear split)",
+		  "directory rename split" },
+	};
+	size_t i;
+
+	if (equals(msg->type, "CONFLICT (contents)"))
+		return str(gitlink ? "submodule" :
+			   stages == (1u << 2 | 1u << 3) ? "add/add" : "content");
+	for (i = 0; i < sizeof(english) / sizeof(*english); i++)
+		if (equals(msg->type, english[i].type))
+			return str(english[i].label);
+	return paren_word(msg->type);
 }

@@ -19,6 +19,10 @@
  * and in git 2.38 one free-form block of text without any NUL (git 2.39
  * may also end the records with such a block: advice about submodules).
  *
+ * A merge driver that git merge-tree runs writes to the same stdout, and
+ * before merge-tree prints anything: what comes before the tree id is
+ * theirs.
+ *
  * mtree_parse() is a pure function over bytes: no I/O, no global state,
  * no assumption that the buffer is NUL-terminated.  Every string in the
  * result points into the caller's buffer, with its length beside it, so
@@ -51,17 +55,22 @@ struct mtree_result {
 	struct mtree_message *messages;
 	size_t nr_messages;
 	struct mtree_str freeform;	/* text after the records, or empty */
+	struct mtree_str prelude;	/* merge drivers' output, or empty */
 };
 
-#define MTREE_RESULT_INIT { { NULL, 0 }, NULL, 0, NULL, 0, { NULL, 0 } }
+#define MTREE_RESULT_INIT \
+	{ { NULL, 0 }, NULL, 0, NULL, 0, { NULL, 0 }, { NULL, 0 } }
 
 /*
- * Parse len bytes at buf into *res.  Returns 0 on success; on malformed
- * input returns -1, leaves *res empty and points *err (when err is not
- * NULL) at a static description of what was wrong.
+ * Parse len bytes at buf into *res, the tree id being id_len (40 or 64)
+ * hex digits.  The result is the first suffix of buf that is a valid
+ * output and starts with a tree id ended by a NUL; the bytes before it
+ * are the prelude.  Returns 0 on success; on malformed input returns
+ * -1, leaves *res empty and points *err (when err is not NULL) at a
+ * static description of what was wrong.
  */
-int mtree_parse(const char *buf, size_t len, struct mtree_result *res,
-		const char **err);
+int mtree_parse(const char *buf, size_t len, size_t id_len,
+		struct mtree_result *res, const char **err);
 
 /* Free what mtree_parse() allocated; *res is then empty again. */
 void mtree_release(struct mtree_result *res);
@@ -71,10 +80,15 @@ int mtree_is_conflict(const struct mtree_message *msg);
 
 /*
  * The short conflict label of a record, such as "content", "add/add",
- * "modify/delete" or "binary": the parenthesised word of its message
- * when that starts with "CONFLICT (", else that of its type.  Empty when
- * neither has one.
+ * "modify/delete" or "binary": the words in parentheses that git's
+ * English message starts with ("CONFLICT (add/add): Merge conflict in
+ * ..."), told from the record's type alone, since the message is in the
+ * user's language.  For a content conflict they depend on its path's
+ * conflicted file info: stages, with bit n set when stage n is there,
+ * and gitlink, whether one of them is a submodule.  Empty when the type
+ * has none.  The label points into msg's type or into static storage.
  */
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg);
+struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
+				      unsigned stages, int gitlink);
 
 #endif

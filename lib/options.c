@@ -8,10 +8,7 @@
 #include "options.h"
 #include "strbuf.h"
 #include "usage.h"
-
-#ifndef VERSION
-#define VERSION "unknown"
-#endif
+#include "version.h"
 
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
@@ -503,7 +500,8 @@ void parse_options(int argc, char **argv, struct options *opts)
 		} else if (!strcmp(arg, "--help")) {
 			opts->help = 1;
 		} else if (!strcmp(arg, "--version")) {
-			printf("git-clean-diffstat version %s\n", VERSION);
+			printf("git-clean-diffstat version %s\n",
+			       git_clean_diffstat_version);
 			exit_flushing_stdout(0);
 		} else if (!strcmp(arg, "--check")) {
 			set_mode(opts, MODE_CHECK, arg);

@@ -1,5 +1,8 @@
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "resolve.h"
 #include "run.h"
@@ -20,33 +23,98 @@ static const char *git_reason(struct strbuf *err)
 
 static int is_hex(const char *s, size_t len)
 {
-	return (len == 40 || len == 64) && strspn(s, "0123456789abcdef") == len;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!s[i] || !strchr("0123456789abcdef", s[i]))
+			return 0;
+	return len == 40 || len == 64;
 }
 
-/* Split the lines of sb in place; returns how many, at most max. */
-static int split_lines(struct strbuf *sb, char **line, int max)
+/*
+ * Take the last line off the text from start to *end, which must end
+ * with a newline: its length in *len, *end moved to its start.
+ */
+static const char *pop_line(const char *start, const char **end, size_t *len)
 {
-	char *p = sb->buf, *nl;
-	int n = 0;
+	const char *p = *end;
 
-	while (*p && (nl = strchr(p, '\n'))) {
-		*nl = '\0';
-		if (n == max)
-			return max + 1;
-		line[n++] = p;
-		p = nl + 1;
-	}
-	return *p ? max + 1 : n;
+	if (p == start || p[-1] != '\n')
+		return NULL;
+	for (p--; p > start && p[-1] != '\n'; p--)
+		;
+	*len = (size_t)(*end - 1 - p);
+	*end = p;
+	return p;
 }
 
-/* git rev-parse --verify -q --end-of-options <spec>: 0 and the id in oid */
-static int verify(const char *spec, struct strbuf *oid, struct strbuf *err)
+/* The current directory, as git finds it: with symbolic links resolved. */
+static int current_directory(struct strbuf *cwd)
+{
+	size_t size = 256;
+
+	for (;;) {
+		strbuf_grow(cwd, size);
+		if (getcwd(cwd->buf, cwd->alloc)) {
+			strbuf_setlen(cwd, strlen(cwd->buf));
+			return 0;
+		}
+		if (errno != ERANGE)
+			return -1;
+		size *= 2;
+	}
+}
+
+/*
+ * Split "<objdir>\n<prefix>\n" (len bytes at s), either path with
+ * newlines in it maybe.  The prefix is "" or the last components of
+ * the current directory's path with a slash after them, and just one
+ * of those ends the text after a newline: the one for a longer (or
+ * shorter, but not empty) prefix would need a slash where the newline
+ * before the prefix (or after it) is.
+ */
+static int split_paths(struct pull *p, const char *s, size_t len)
+{
+	struct strbuf cwd = STRBUF_INIT;
+	size_t at;
+	int rc = -1;
+
+	if (current_directory(&cwd) || !cwd.len || cwd.buf[0] != '/')
+		goto out;
+	strbuf_addch(&cwd, '/');
+	for (at = cwd.len; at; at--) {
+		size_t n = cwd.len - at;	/* "" or "c/", "b/c/", ... */
+
+		if (at < cwd.len && cwd.buf[at - 1] != '/')
+			continue;
+		if (len < n + 3 || s[len - 1] != '\n' || s[len - 2 - n] != '\n' ||
+		    memcmp(s + len - 1 - n, cwd.buf + at, n) || s[0] != '/')
+			continue;
+		strbuf_add(&p->objdir, s, len - 2 - n);
+		strbuf_add(&p->prefix, cwd.buf + at, n);
+		rc = 0;
+		break;
+	}
+out:
+	strbuf_release(&cwd);
+	return rc;
+}
+
+/*
+ * git rev-parse --verify -q --end-of-options <spec>: 0 and the id in oid.
+ * In English when english is set: git's reason then goes into a message
+ * of ours, and git_reason() knows only its English "fatal: ".
+ */
+static int verify(const char *spec, struct strbuf *oid, struct strbuf *err,
+		  int english)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
 
 	strvec_pushl(&cp.args, "rev-parse", "--verify", "-q",
 		     "--end-of-options", spec, NULL);
+	if (english)
+		strvec_push(&cp.env, "LC_ALL=C");
 	strbuf_reset(oid);
 	strbuf_reset(err);
 	cp.out = oid;
@@ -72,6 +140,58 @@ static int object_type(const char *oid, struct strbuf *type)
 }
 
 /*
+ * Why the current branch's @{upstream} does not resolve, and stop.  git
+ * says why only without -q from 2.41 on (in English, for a message of
+ * ours), and for an upstream whose remote-tracking ref is gone (git
+ * status's "[gone]") just "Needed a single revision": name that one
+ * ourselves.
+ */
+static NORETURN void die_no_upstream(void)
+{
+	static const char how[] = "name the branch to be pulled into: "
+				  "git clean-diffstat <upstream> [<head>]";
+	struct child_process cp = CHILD_PROCESS_INIT;
+	/* static: still reachable when die() exits, for leak checkers */
+	static struct strbuf branch = STRBUF_INIT, up = STRBUF_INIT,
+			     err = STRBUF_INIT;
+
+	strvec_pushl(&cp.args, "symbolic-ref", "-q", "HEAD", NULL);
+	cp.out = &branch;
+	cp.no_stderr = 1;
+	if (!run_git(&cp)) {
+		const char *name;
+		size_t n;
+
+		strbuf_trim_newlines(&branch);
+		strvec_pushl(&cp.args, "for-each-ref",
+			     "--format=%(refname)%00%(upstream:short)",
+			     branch.buf, NULL);
+		cp.out = &up;
+		n = branch.len;
+		if (!run_git(&cp) && up.len > n + 1 &&
+		    !memcmp(up.buf, branch.buf, n) && !up.buf[n] &&
+		    up.buf[n + 1] != '\n') {
+			name = branch.buf;
+			if (!strncmp(name, "refs/heads/", 11))
+				name += 11;
+			strbuf_trim_newlines(&up);
+			die("the upstream '%s' of branch '%s' is gone; %s",
+			    up.buf + n + 1, name, how);
+		}
+	}
+	strvec_pushl(&cp.args, "rev-parse", "--verify", "--end-of-options",
+		     "@{upstream}^{commit}", NULL);
+	strvec_push(&cp.env, "LC_ALL=C");
+	strbuf_reset(&up);
+	cp.out = &up;
+	cp.no_stderr = 0;
+	cp.err = &err;
+	run_git(&cp);
+	die("%s; %s", err.len ? git_reason(&err) : "no upstream configured",
+	    how);
+}
+
+/*
  * The slow path for one revision: <name>^{commit}, else <name> peeled
  * in a second step (":/<regex>" takes a suffix into its regex), else
  * die saying why, as precisely as git can tell.
@@ -86,20 +206,19 @@ static void resolve_one(const struct pull *p, const struct revision *rev,
 
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", rev->name);
-	rc = verify(spec.buf, oid, &err);
+	rc = verify(spec.buf, oid, &err,
+		    rev == &p->upstream && p->default_upstream);
 	if (!rc)
 		return;
 	if (rev == &p->upstream && p->default_upstream)
-		die("%s; name the branch to be pulled into: "
-		    "git clean-diffstat <upstream> [<head>]",
-		    err.len ? git_reason(&err) : "no upstream configured");
+		die_no_upstream();
 	if (rc != 1)
 		die_with_git("git rev-parse", rc, &err);
-	if (verify(rev->name, &raw, &err))
+	if (verify(rev->name, &raw, &err, 0))
 		die("not a valid revision: '%s'", rev->name);
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", raw.buf);
-	if (!verify(spec.buf, oid, &err))
+	if (!verify(spec.buf, oid, &err, 0))
 		return;
 	if (!object_type(raw.buf, &spec))
 		die("not a valid revision: '%s'", rev->name);
@@ -115,32 +234,83 @@ static void resolve_one(const struct pull *p, const struct revision *rev,
 /*
  * What one git rev-parse prints for the object directory, the prefix of
  * the current directory, and after --end-of-options the ids asked for
- * and "--"; 0 when the output is just that, with the ids in id[].
+ * and "--"; 0 when the output is just that, with the ids in id[].  The
+ * paths may have newlines in them: the rest is taken from the end.
  */
 static int parse_resolution(struct pull *p, struct strbuf *out, int nr_ids,
 			    struct strbuf **id)
 {
-	char *line[7];
-	int i, nr = 4 + nr_ids;
+	const char *end = out->buf + out->len, *line[3];
+	size_t len[3], n;
+	int i;
 
-	if (split_lines(out, line, nr) != nr || line[0][0] != '/' ||
-	    strcmp(line[2], "--end-of-options") || strcmp(line[nr - 1], "--"))
+	if (nr_ids > 3)
+		BUG("parse_resolution() of %d ids", nr_ids);
+	if (!pop_line(out->buf, &end, &n) || n != 2 || memcmp(end, "--", 2))
+		return -1;
+	for (i = nr_ids - 1; i >= 0; i--) {
+		line[i] = pop_line(out->buf, &end, &len[i]);
+		if (!line[i] || !is_hex(line[i], len[i]))
+			return -1;
+	}
+	if (!pop_line(out->buf, &end, &n) || n != strlen("--end-of-options") ||
+	    memcmp(end, "--end-of-options", n) ||
+	    split_paths(p, out->buf, (size_t)(end - out->buf)))
 		return -1;
 	for (i = 0; i < nr_ids; i++)
-		if (!is_hex(line[3 + i], strlen(line[3 + i])))
-			return -1;
-	strbuf_addstr(&p->objdir, line[0]);
-	strbuf_addstr(&p->prefix, line[1]);
-	for (i = 0; i < nr_ids; i++)
-		strbuf_addstr(id[i], line[3 + i]);
+		strbuf_add(id[i], line[i], len[i]);
 	return 0;
 }
 
+/*
+ * What git rev-parse's trace2 (GIT_TRACE2_BRIEF) says of the git that
+ * runs ("version 2.50.1") and of the settings named in
+ * GIT_TRACE2_CONFIG_PARAMS ("def_param scope:local diff.algorithm=myers",
+ * one line per setting, the last one wins).
+ */
+static void parse_trace(struct pull *p, char *trace)
+{
+	char *line, *nl, *value;
+	int major, minor;
+
+	for (line = trace; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (sscanf(line, "version %d.%d", &major, &minor) == 2) {
+			p->git_version = major * 100 + minor;
+			continue;
+		}
+		if (strncmp(line, "def_param ", 10))
+			continue;
+		line += 10;
+		if (!strncmp(line, "scope:", 6) && strchr(line, ' '))
+			line = strchr(line, ' ') + 1;
+		value = strchr(line, '=');
+		if (!value)
+			continue;
+		*value++ = '\0';
+		if (!strcmp(line, "diff.algorithm")) {
+			strbuf_reset(&p->diff_algorithm);
+			strbuf_addstr(&p->diff_algorithm, value);
+		} else if (!strcmp(line, "extensions.partialclone")) {
+			p->partial_clone |= *value != '\0';
+		} else if (!strncmp(line, "remote.", 7)) {	/* .promisor */
+			p->partial_clone |= !strcasecmp(value, "true") ||
+					    !strcasecmp(value, "yes") ||
+					    !strcasecmp(value, "on") ||
+					    !strcmp(value, "1");
+		}
+	}
+}
+
+/*
+ * The git rev-parse of resolve(), its trace2 on its stderr: the version
+ * and the settings come with the ids, at no cost of another git.
+ */
 static int rev_parse(struct pull *p, const char *const *spec, int nr,
 		     struct strbuf **id)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, trace = STRBUF_INIT;
 	int rc;
 
 	strvec_pushl(&cp.args, "rev-parse", "--path-format=absolute",
@@ -148,10 +318,16 @@ static int rev_parse(struct pull *p, const char *const *spec, int nr,
 		     "--end-of-options", NULL);
 	strvec_pushv(&cp.args, spec, (size_t)nr);
 	strvec_push(&cp.args, "--");
+	strvec_pushl(&cp.env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
+		     "GIT_TRACE2_CONFIG_PARAMS=diff.algorithm,"
+		     "extensions.partialclone,remote.*.promisor", NULL);
 	cp.out = &out;
-	cp.no_stderr = 1;
+	cp.err = &trace;
 	rc = run_git(&cp) || parse_resolution(p, &out, nr, id);
+	if (!rc)
+		parse_trace(p, trace.buf);
 	strbuf_release(&out);
+	strbuf_release(&trace);
 	return rc;
 }
 
@@ -180,6 +356,7 @@ void resolve(struct pull *p, const char *upstream, const char *head)
 	strbuf_init(&p->upstream_tree);
 	strbuf_init(&p->objdir);
 	strbuf_init(&p->prefix);
+	strbuf_init(&p->diff_algorithm);
 
 	strbuf_addf(&spec[0], "%s^{commit}", p->upstream.name);
 	strbuf_addf(&spec[1], "%s^{tree}", p->upstream.name);
@@ -211,6 +388,7 @@ void pull_release(struct pull *p)
 	strbuf_release(&p->upstream_tree);
 	strbuf_release(&p->objdir);
 	strbuf_release(&p->prefix);
+	strbuf_release(&p->diff_algorithm);
 }
 
 void check_git_version(void)

@@ -64,6 +64,7 @@ static pid_t spawn(const char **argv, const char **envp, int out, int err)
 	sigemptyset(&none);
 	sigemptyset(&dfl);
 	sigaddset(&dfl, SIGINT);
+	sigaddset(&dfl, SIGQUIT);
 	sigaddset(&dfl, SIGTERM);
 	sigaddset(&dfl, SIGHUP);
 	sigaddset(&dfl, SIGPIPE);
@@ -84,7 +85,10 @@ static pid_t spawn(const char **argv, const char **envp, int out, int err)
 	return pid;
 }
 
-/* Read what is there; returns 0 at end of file, 1 otherwise. */
+/*
+ * Read what is there: 1 when it read something, 0 at end of file (or
+ * on an error), -1 when there was nothing to read yet.
+ */
 static int drain(int fd, struct strbuf *sb)
 {
 	ssize_t n;
@@ -92,11 +96,28 @@ static int drain(int fd, struct strbuf *sb)
 	strbuf_grow(sb, 65536);
 	n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
 	if (n < 0)
-		return errno == EINTR || errno == EAGAIN;
+		return errno == EINTR || errno == EAGAIN ? -1 : 0;
 	if (!n)
 		return 0;
 	strbuf_setlen(sb, sb->len + (size_t)n);
 	return 1;
+}
+
+/*
+ * The child has exited, so all it wrote is in the pipe: read that and
+ * close it, without waiting for an end of file that a process it left
+ * behind (a merge driver's "sleep &", an ssh ControlPersist master, a
+ * credential helper's daemon) may hold back for minutes.
+ */
+static void drain_and_close(int fd, struct strbuf *sb)
+{
+	int flags = fcntl(fd, F_GETFL), rc;
+
+	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
+		die_errno("fcntl");
+	while ((rc = drain(fd, sb)) > 0 || (rc < 0 && errno == EINTR))
+		;
+	close(fd);
 }
 
 static void die_of_signal(pid_t pid, int sig)
@@ -165,8 +186,12 @@ static int run(struct child_process *cp, struct strbuf *err)
 			else if (w < 0 && errno != EINTR)
 				die_errno("waitpid");
 		}
-		if (exited && fds[0] < 0 && fds[1] < 0)
+		if (exited) {
+			for (i = 0; i < 2; i++)
+				if (fds[i] >= 0)
+					drain_and_close(fds[i], sink[i]);
 			break;
+		}
 
 		pfd[n].fd = signals_fd();
 		pfd[n].events = POLLIN;

@@ -7,7 +7,8 @@
 
 #include "signals.h"
 
-static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
+static const int caught[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE,
+				 SIGCHLD };
 static volatile sig_atomic_t pending;
 static int self_pipe[2] = { -1, -1 };
 static void (*cleanup_fn[4])(void);

@@ -5,8 +5,8 @@
 
 /*
  * Deaths by signal, handled in one place.  signals_init() catches
- * SIGINT, SIGTERM, SIGHUP, SIGPIPE and SIGCHLD with a handler that only
- * notes the signal and writes a byte to a self-pipe; whoever waits
+ * SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE and SIGCHLD with a handler
+ * that only notes the signal and writes a byte to a self-pipe; whoever waits
  * (run.c) polls signals_fd() beside its children's pipes, so nothing is
  * done inside a handler.  signals_take() drains the pipe and returns
  * the fatal signal that arrived, or 0 (SIGCHLD alone is not fatal).

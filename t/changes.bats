@@ -91,9 +91,7 @@ check() {
 	# the procedure's git diff reads the attributes of TEMP's work tree;
 	# the tool has git read them from the merged tree, which git can do
 	# from 2.41 on (GIT_ATTR_SOURCE): before, it reads the work tree's
-	if ! git_at_least 2 41; then
-		skip "git $(git version | cut -d' ' -f3) reads attributes from the work tree only"
-	fi
+	requires_git 2.41
 	on topic sh -c 'echo "*.txt binary" >.gitattributes && sed -i 4s/.*/topic/ docs/guide.txt'
 	upstream_moves
 	check

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 #
-# The bash completion, lib/completion/git-clean-diffstat.bash, driven the
+# The bash completion, contrib/completion/git-clean-diffstat.bash, driven the
 # way bash drives it: in a bash subprocess with git's own completion
 # loaded, COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT set for a command
 # line, and the function `complete -p git` names called; the sorted
@@ -13,7 +13,7 @@
 
 setup() {
 	top=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-	ours=$top/lib/completion/git-clean-diffstat.bash
+	ours=$top/contrib/completion/git-clean-diffstat.bash
 	bin=${GIT_CLEAN_DIFFSTAT:-$top/git-clean-diffstat}
 
 	git_completion=${GIT_COMPLETION-}
@@ -318,7 +318,7 @@ check() {
 }
 
 # zsh_check <command line>: zsh's completions for <command line>, with
-# zsh's _git and lib/completion/_git-clean-diffstat (found through
+# zsh's _git and contrib/completion/_git-clean-diffstat (found through
 # $fpath, as compinit finds it installed in $(zshcompdir)), are the lines
 # on stdin.  zsh completes only in its line editor, so an interactive
 # zsh -f runs on a pseudo-terminal (zsh/zpty), gets the line and a <TAB>,
@@ -331,7 +331,7 @@ zsh_check() {
 		skip "zsh's _git completion is not installed"
 	cat >"$BATS_TEST_TMPDIR/expect"
 	out=$BATS_TEST_TMPDIR/matches
-	zsh -f -s -- "$top/lib/completion" "$out" "$1" <<-'EOF' >"$BATS_TEST_TMPDIR/actual" 2>&1
+	zsh -f -s -- "$top/contrib/completion" "$out" "$1" <<-'EOF' >"$BATS_TEST_TMPDIR/actual" 2>&1
 	dir=$1 out=$2 line=$3
 	zmodload zsh/zpty || exit 1
 	: >$out

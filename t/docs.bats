@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 #
 # The documentation stays in step with the binary: the man page is
-# lint-clean, and every option `git-clean-diffstat -h` lists is described
-# in both the man page and the README.
+# lint-clean, its header and footer carry the version --version prints,
+# and every option `git-clean-diffstat -h` lists is described in both the
+# man page and the README.
 #
-# It needs groff and the built ./git-clean-diffstat (`make`).
+# It needs groff, the built ./git-clean-diffstat and the man page made
+# from Documentation/git-clean-diffstat.1.in (`make`).
 
 load test_helper
 
@@ -48,6 +50,17 @@ man_text() {
 	run groff -ww -z -man "$manpage"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+}
+
+@test "the man page's header and footer are its own: name, version, date" {
+	local version date
+	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' "$TOP/GIT-VERSION-FILE")
+	date=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_DATE = //p' "$TOP/GIT-VERSION-FILE")
+	[[ "$date" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]
+	run grep '^\.TH ' "$manpage"
+	[ "$output" = ".TH GIT\\-CLEAN\\-DIFFSTAT 1 $date \"git\\-clean\\-diffstat $version\" \"git\\-clean\\-diffstat Manual\"" ]
+	"$bin" --version >"$BATS_TEST_TMPDIR/version"
+	[ "$(cat "$BATS_TEST_TMPDIR/version")" = "git-clean-diffstat version $version" ]
 }
 
 @test "the man page names itself in a NAME section man-db can index" {

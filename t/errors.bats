@@ -179,14 +179,17 @@ $(usage_text)" git clean-diffstat main topic x
 	[ -z "$stderr" ]
 }
 
-@test "--version prints the version, exit 0" {
+@test "--version prints the version GIT-VERSION-GEN gave the build, exit 0" {
 	run --separate-stderr git clean-diffstat --version
 	[ "$status" -eq 0 ]
-	[[ "$output" =~ ^git-clean-diffstat\ version\ [0-9]+\.[0-9]+$ ]]
+	[ -z "$stderr" ]
+	version=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_VERSION = //p' "$TOP/GIT-VERSION-FILE")
+	[[ "$version" =~ ^[0-9]+\.[0-9]+ ]]
+	[ "$output" = "git-clean-diffstat version $version" ]
 }
 
 @test "--help shows the manual page through git help" {
-	make -s -C "$TOP" install DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
+	make -s -C "$TOP" install-man DESTDIR="$BATS_TEST_TMPDIR/inst" prefix=/usr >/dev/null
 	export MANPATH="$BATS_TEST_TMPDIR/inst/usr/share/man" MANPAGER=cat PAGER=cat MANWIDTH=80
 	command -v man >/dev/null || skip "no man on this machine"
 	git clean-diffstat --help >actual 2>&1

@@ -92,6 +92,12 @@ git_at_least() {
 	[ "$major" -gt "$1" ] || { [ "$major" -eq "$1" ] && [ "$minor" -ge "$2" ]; }
 }
 
+# requires_git <major>.<minor>: a test of a git feature that came with
+# that release skips on an older git, saying so.
+requires_git() {
+	git_at_least "${1%%.*}" "${1#*.}" || skip "needs git $1 or later"
+}
+
 # test_cmp <expect> <actual>: the same bytes, or fail showing the diff.
 test_cmp() {
 	diff -u "$1" "$2"

@@ -1,8 +1,10 @@
 /*
  * libFuzzer target for mtree_parse(): parse the input as
- * `git merge-tree --write-tree -z --messages` output and, when that
- * succeeds, touch every byte of every string the result points at, so
- * that ASan catches any string that strays outside the input.
+ * `git merge-tree --write-tree -z --messages` output, after what merge
+ * drivers may have said, with SHA-1 ids and then with SHA-256 ones,
+ * and, when that succeeds, touch every byte of every string the result
+ * points at, so that ASan catches any string that strays outside the
+ * input.
  *
  * The input is copied into a buffer of exactly its size first: the
  * parser must not assume a terminating NUL, and an exact-size heap
@@ -30,28 +32,25 @@ static void walk(struct mtree_str s, const char *buf, size_t len)
 		sink ^= (unsigned char)s.s[i];
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void parse(const char *buf, size_t size, size_t id_len)
 {
 	struct mtree_result res = MTREE_RESULT_INIT;
 	const char *err = NULL;
-	char *buf;
 	size_t i, j;
 
-	buf = malloc(size ? size : 1);
-	if (!buf)
-		return 0;
-	if (size)
-		memcpy(buf, data, size);
-
-	if (mtree_parse(buf, size, &res, &err)) {
+	if (mtree_parse(buf, size, id_len, &res, &err)) {
 		/* failure: a message, and nothing left allocated */
 		if (!err || res.entries || res.messages || res.nr_entries ||
 		    res.nr_messages)
 			abort();
-		free(buf);
-		return 0;
+		return;
 	}
 
+	/* the prelude and the tree id tile the start of the input */
+	if (res.tree.len != id_len || res.prelude.s != buf ||
+	    res.tree.s != buf + res.prelude.len)
+		abort();
+	walk(res.prelude, buf, size);
 	walk(res.tree, buf, size);
 	walk(res.freeform, buf, size);
 	if (res.nr_entries && !res.entries)
@@ -77,13 +76,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		walk(m->type, buf, size);
 		walk(m->text, buf, size);
 		sink ^= (unsigned char)mtree_is_conflict(m);
-		label = mtree_conflict_label(m);
-		walk(label, buf, size);
+		/* in the type or static: just read it */
+		label = mtree_conflict_label(m, (unsigned)i & 0xe, (int)i & 1);
+		for (j = 0; j < label.len; j++)
+			sink ^= (unsigned char)label.s[j];
 	}
 
 	mtree_release(&res);
 	if (res.entries || res.messages || res.nr_entries || res.nr_messages)
 		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *buf;
+
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return 0;
+	if (size)
+		memcpy(buf, data, size);
+	parse(buf, size, 40);		/* SHA-1 */
+	parse(buf, size, 64);		/* SHA-256 */
 	free(buf);
 	return 0;
 }

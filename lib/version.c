@@ -1,0 +1,4 @@
+#include "version.h"
+
+/* The Makefile passes -DVERSION='"<version>"' from GIT-VERSION-FILE. */
+const char git_clean_diffstat_version[] = VERSION;

@@ -1,0 +1,250 @@
+/*
+ * Test driver for lib/pullmsg.c, like git's t/helper/test-tool: each
+ * subcommand runs one function of the module and prints its result in
+ * a stable line format for t/pullmsg.bats.
+ *
+ *	test-pullmsg parse <message
+ *		per message: "message <n>", then "<field> <value>" lines
+ *		(subject, from, message-id, date; then error, or base, url,
+ *		ref, tip, tag-message, description, shortlog, one "row" per
+ *		stat row with its "  path" and "  from", total, cut,
+ *		"summary" lines, patch); a field's bytes are C-escaped
+ *		(\n, \t, \\, \ooo), empty fields are left out
+ *	test-pullmsg url [--allow-local] <url>
+ *		"ok <transport>", or "refused: <why>" and exit 1
+ *	test-pullmsg ref <ref>
+ *		"ok", or "refused: <why>" and exit 1
+ *	test-pullmsg match <printed name> <path> [<from>]
+ *		"exact", "abbreviated", or "no" and exit 1
+ *	test-pullmsg stat-name [--no-quotepath] <path> [<from>]
+ *		the name git diff --stat prints for the file
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../lib/pullmsg.h"
+
+static void usage(void)
+{
+	fputs("usage: test-pullmsg parse <message\n"
+	      "   or: test-pullmsg url [--allow-local] <url>\n"
+	      "   or: test-pullmsg ref <ref>\n"
+	      "   or: test-pullmsg match <name> <path> [<from>]\n"
+	      "   or: test-pullmsg stat-name [--no-quotepath] <path> [<from>]\n",
+	      stderr);
+	exit(129);
+}
+
+static void put_escaped(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '\\')
+			fputs("\\\\", stdout);
+		else if (ch == '\n')
+			fputs("\\n", stdout);
+		else if (ch == '\t')
+			fputs("\\t", stdout);
+		else if (ch < 0x20 || ch == 0x7f)
+			printf("\\%03o", ch);
+		else
+			putchar(ch);
+	}
+}
+
+/* "<key> <value>\n", or nothing when the value is empty. */
+static void field(const char *key, struct pullmsg_str v)
+{
+	if (!v.len)
+		return;
+	printf("%s ", key);
+	put_escaped(v.s, v.len);
+	putchar('\n');
+}
+
+static void paths(struct pullmsg_str path, struct pullmsg_str from)
+{
+	field("  path", path);
+	field("  from", from);
+}
+
+static void print_request(const struct pullmsg_request *r)
+{
+	static const char *const kinds[] = {
+		"create", "delete", "rename", "copy", "rewrite", "mode-change"
+	};
+	size_t i;
+
+	field("base", r->base);
+	field("base-subject", r->base_subject);
+	field("url", r->url);
+	field("ref", r->ref);
+	field("tip", r->tip);
+	field("tip-subject", r->tip_subject);
+	field("tag-message", r->tag_message);
+	field("description", r->description);
+	field("shortlog", r->shortlog);
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct pullmsg_row *row = &r->row[i];
+
+		if (row->kind == PULLMSG_ROW_TEXT)
+			printf("row %ld ", row->changes);
+		else if (row->kind == PULLMSG_ROW_UNMERGED)
+			fputs("row unmerged ", stdout);
+		else if (row->old_size < 0)
+			fputs("row bin ", stdout);
+		else
+			printf("row bin %ld %ld ", row->old_size, row->new_size);
+		put_escaped(row->name.s, row->name.len);
+		putchar('\n');
+		paths(row->path, row->from);
+	}
+	printf("total %ld %ld %ld\n", r->files, r->insertions, r->deletions);
+	if (r->rows_cut)
+		puts("cut");
+	for (i = 0; i < r->nr_summary; i++) {
+		const struct pullmsg_summary *s = &r->summary[i];
+
+		printf("summary %s", kinds[s->kind]);
+		if (s->kind == PULLMSG_SUMMARY_CREATE && s->new_mode)
+			printf(" %06o", s->new_mode);
+		if (s->kind == PULLMSG_SUMMARY_DELETE && s->old_mode)
+			printf(" %06o", s->old_mode);
+		if (s->kind == PULLMSG_SUMMARY_MODE_CHANGE)
+			printf(" %06o %06o", s->old_mode, s->new_mode);
+		if (s->similarity >= 0)
+			printf(" %d%%", s->similarity);
+		if (s->name.len)
+			putchar(' ');
+		put_escaped(s->name.s, s->name.len);
+		putchar('\n');
+		paths(s->path, s->from);
+	}
+	if (r->has_patch)
+		puts("patch");
+}
+
+static int cmd_parse(void)
+{
+	struct pullmsg_list list = PULLMSG_LIST_INIT;
+	const char *err;
+	char *buf = NULL;
+	size_t len = 0, alloc = 0, i;
+
+	for (;;) {
+		size_t got;
+
+		if (len == alloc) {
+			char *grown;
+
+			alloc = alloc ? 2 * alloc : 65536;
+			grown = realloc(buf, alloc);
+			if (!grown) {
+				fputs("fatal: out of memory\n", stderr);
+				return 128;
+			}
+			buf = grown;
+		}
+		got = fread(buf + len, 1, alloc - len, stdin);
+		if (!got)
+			break;
+		len += got;
+	}
+	if (ferror(stdin)) {
+		fputs("fatal: cannot read the message\n", stderr);
+		return 128;
+	}
+	if (pullmsg_parse(buf, len, &list, &err)) {
+		fprintf(stderr, "fatal: %s\n", err);
+		return 128;
+	}
+	free(buf);		/* the result owns what it points at */
+	if (list.mbox)
+		puts("mbox");
+	for (i = 0; i < list.nr; i++) {
+		const struct pullmsg *m = &list.msg[i];
+
+		printf("message %zu\n", m->number);
+		field("subject", m->subject);
+		field("from", m->from);
+		field("message-id", m->message_id);
+		field("date", m->date);
+		if (m->error)
+			printf("error %s\n", m->error);
+		else
+			print_request(&m->req);
+	}
+	pullmsg_release(&list);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage();
+	if (!strcmp(argv[1], "parse") && argc == 2)
+		return cmd_parse();
+	if (!strcmp(argv[1], "url") && (argc == 3 ||
+	    (argc == 4 && !strcmp(argv[2], "--allow-local")))) {
+		static const char *const names[] = {
+			"https", "http", "git", "ssh", "scp", "file", "local"
+		};
+		enum pullmsg_transport kind;
+		const char *url = argv[argc - 1], *err;
+
+		if (pullmsg_check_url(url, strlen(url), argc == 4, &kind, &err)) {
+			printf("refused: %s\n", err);
+			return 1;
+		}
+		printf("ok %s\n", names[kind]);
+		return 0;
+	}
+	if (!strcmp(argv[1], "ref") && argc == 3) {
+		const char *err;
+
+		if (pullmsg_check_ref(argv[2], strlen(argv[2]), &err)) {
+			printf("refused: %s\n", err);
+			return 1;
+		}
+		puts("ok");
+		return 0;
+	}
+	if (!strcmp(argv[1], "match") && (argc == 4 || argc == 5)) {
+		const char *from = argc == 5 ? argv[4] : "";
+		enum pullmsg_match m =
+			pullmsg_name_matches(argv[2], strlen(argv[2]),
+					     argv[3], strlen(argv[3]),
+					     from, strlen(from));
+
+		puts(m == PULLMSG_MATCH ? "exact" :
+		     m == PULLMSG_MATCH_ABBREV ? "abbreviated" : "no");
+		return m == PULLMSG_NO_MATCH;
+	}
+	if (!strcmp(argv[1], "stat-name") && argc >= 3) {
+		int quotepath = strcmp(argv[2], "--no-quotepath");
+		int at = quotepath ? 2 : 3;
+		const char *from;
+		char *name;
+		size_t len;
+
+		if (argc - at < 1 || argc - at > 2)
+			usage();
+		from = argc - at == 2 ? argv[at + 1] : "";
+		name = pullmsg_stat_name(argv[at], strlen(argv[at]),
+					 from, strlen(from), quotepath, &len);
+		if (!name) {
+			fputs("fatal: out of memory\n", stderr);
+			return 128;
+		}
+		fwrite(name, 1, len, stdout);
+		putchar('\n');
+		free(name);
+		return 0;
+	}
+	usage();
+	return 129;
+}

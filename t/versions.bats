@@ -1,0 +1,222 @@
+#!/usr/bin/env bats
+# Where git itself changed between 2.38 and the newest release, the tool
+# follows the procedure as the same git runs it: the test pins what the
+# procedure does on each version (run for real, never assumed) and that
+# the tool does the same.  make test-matrix runs this on every git.
+
+load test_helper
+load lib/histories
+load lib/tool
+
+setup() {
+	setup_world
+}
+
+# the procedure's git merge, run for real, conflicts
+procedure_conflicts() {
+	if procedure_diffstat "$@" >/dev/null 2>&1; then
+		echo "the procedure merged $1 and $2 cleanly" >&2
+		return 1
+	fi
+}
+
+# The tool's report of a content conflict in f.c, exit 1.
+conflicts_in_f_c() {
+	expect_status 1
+	expect_stderr <<-'EOF'
+	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
+	  f.c (content)
+	EOF
+}
+
+# f.c as three versions: base on main, then topic and main each change
+# it.  Whether the content merge is clean depends on the diff algorithm.
+three_versions() {
+	git init -q repo && cd repo || return
+	printf '%s\n' "$1" >f.c
+	git add f.c && test_tick && git commit -q -m base
+	git checkout -q -b topic
+	printf '%s\n' "$2" >f.c
+	test_tick && git commit -q -a -m topic
+	git checkout -q main
+	printf '%s\n' "$3" >f.c
+	test_tick && git commit -q -a -m main
+}
+
+# main moves g() up and turns f() into h(); topic changes g()'s loop.
+# Histogram (merge-ort's own algorithm) merges it, myers conflicts.
+clean_under_histogram() {
+	three_versions \
+		"int f(int x, int y)
+{
+	if (x == 0)
+	{
+		return y;
+	}
+	return x;
+}
+
+int g(size_t u)
+{
+	while (u < 30)
+	{
+		u++;
+	}
+	return u;
+}" \
+		"int f(int x, int y)
+{
+	if (x == 0)
+	{
+		return y;
+	}
+	return x;
+}
+
+int g(size_t u)
+{
+	while (u > 34)
+	{
+		u--;
+	}
+	return u;
+}" \
+		"int g(size_t u)
+{
+	while (u < 30)
+	{
+		u++;
+	}
+	return u;
+}
+
+int h(int x, int y, int z)
+{
+	if (z == 0)
+	{
+		return x;
+	}
+	return y;
+}"
+}
+
+# And one that myers merges where histogram conflicts.
+clean_under_myers() {
+	three_versions "$(printf '%s\n' b c return return '{' x b a)" \
+		"$(printf '%s\n' b c return return return '{' x b a)" \
+		"$(printf '%s\n' x b a return return '{' b a)"
+}
+
+@test "diff.algorithm=myers: the merge conflicts where the procedure's git merge does (2.50 on)" {
+	clean_under_histogram
+	git config diff.algorithm myers
+	run_tool main topic
+	if git_at_least 2 50; then
+		# git merge reads diff.algorithm from 2.47 on, but merge-ort
+		# keeps to histogram until 2.50
+		procedure_conflicts main topic
+		conflicts_in_f_c
+	else
+		expect_procedure main topic
+		matches_procedure
+	fi
+}
+
+@test "diff.algorithm=myers: the merge is clean where the procedure's git merge is (2.50 on)" {
+	clean_under_myers
+	git config diff.algorithm myers
+	run_tool main topic
+	if git_at_least 2 50; then
+		expect_procedure main topic
+		matches_procedure
+	else
+		procedure_conflicts main topic
+		conflicts_in_f_c
+	fi
+}
+
+@test "diff.algorithm from git -c reaches the merge as it reaches the procedure's" {
+	clean_under_myers
+	export GIT_CONFIG_PARAMETERS="'diff.algorithm'='myers'"
+	run_tool main topic
+	if git_at_least 2 50; then
+		expect_procedure main topic
+		matches_procedure
+	else
+		procedure_conflicts main topic
+		conflicts_in_f_c
+	fi
+}
+
+@test "diff.algorithm=histogram is the merge's own algorithm on every git" {
+	clean_under_histogram
+	git config diff.algorithm histogram
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
+# A rename on topic, an edit of the old name on main: with rename
+# detection the edit follows the file, without it the merge conflicts
+# (modify/delete).
+rename_and_edit() {
+	git init -q repo && cd repo || return
+	seq 1 20 >old.c
+	git add old.c && test_tick && git commit -q -m base
+	git checkout -q -b topic
+	git mv old.c new.c
+	test_tick && git commit -q -m "topic: rename"
+	git checkout -q main
+	sed -i 5s/.*/five/ old.c
+	test_tick && git commit -q -a -m "main: edit"
+}
+
+# The modify/delete conflict of old.c, exit 1.
+conflicts_in_old_c() {
+	expect_status 1
+	expect_stderr <<-'EOF'
+	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
+	  old.c (modify/delete)
+	EOF
+}
+
+@test "merge.renames=false turns rename detection off in the merge from 2.50 on, as in the procedure" {
+	rename_and_edit
+	git config merge.renames false
+	run_tool main topic
+	if git_at_least 2 50; then
+		procedure_conflicts main topic
+		conflicts_in_old_c
+	else
+		expect_procedure main topic
+		matches_procedure
+	fi
+}
+
+@test "merge.renames=true wins over diff.renames=false in the merge, as in the procedure" {
+	rename_and_edit
+	git config diff.renames false
+	git config merge.renames true
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+}
+
+@test "the upstream of the branch is gone: say so, exit 128" {
+	history_simple_topic repo
+	git remote add origin "$BATS_TEST_TMPDIR/elsewhere.git"
+	git update-ref refs/remotes/origin/topic topic
+	git checkout -q topic
+	git branch -q --set-upstream-to origin/topic
+	# as after "git fetch --prune" once the branch was deleted there
+	git update-ref -d refs/remotes/origin/topic
+	git status -sb | grep -q '^## topic\.\.\.origin/topic \[gone\]$'
+	before=$(repo_checksum)
+	run_tool
+	expect_status 128
+	expect_stdout </dev/null
+	expect_stderr <<-'EOF'
+	fatal: the upstream 'origin/topic' of branch 'topic' is gone; name the branch to be pulled into: git clean-diffstat <upstream> [<head>]
+	EOF
+	[ "$before" = "$(repo_checksum)" ]
+}
