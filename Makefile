@@ -110,17 +110,11 @@ SEEDS =
 test-random: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' t/run-suite $(TEST_FLAGS) t/random.bats
 
-# The suite with the tool under valgrind: any error or leak is exit 126.
-VALGRIND = valgrind -q --vgdb=no --error-exitcode=126 --leak-check=full \
-	--errors-for-leak-kinds=definite,indirect \
-	--show-leak-kinds=definite,indirect
+# The suite with the tool under valgrind (t/valgrind/git-clean-diffstat):
+# any error or leak is exit 126.
 # VALGRIND_TESTS: the test files to run so (default: all of t/).
 VALGRIND_TESTS = t
 valgrind: all $(TEST_HELPERS)
-	rm -rf t/valgrind && mkdir t/valgrind
-	printf '#!/bin/sh\nexec %s "%s" "$$@"\n' '$(VALGRIND)' \
-		'$(CURDIR)/$(PROGRAM)' >t/valgrind/$(PROGRAM)
-	chmod +x t/valgrind/$(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)/t/valgrind' t/run-suite $(TEST_FLAGS) $(VALGRIND_TESTS)
 
 # Static analysis: cppcheck, clang-tidy (.clang-tidy) and shellcheck,
@@ -130,7 +124,8 @@ C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 C_SOURCES += lib/pullmsg.c t/helper/test-pullmsg.c t/fuzz/pullmsg-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullmsg-corpus t/lib/random-history \
-	t/build-git t/run-suite t/matrix bench/run bench/make-repo
+	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \
+	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	# varFuncNullUB: strvec_pushl() ends its list with NULL, as git's;
@@ -247,7 +242,7 @@ demo: $(PROGRAM)
 
 clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
-		t/valgrind $(FUZZERS) t/fuzz/work \
+		$(FUZZERS) t/fuzz/work \
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o lib/pullmsg.o
 

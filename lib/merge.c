@@ -157,9 +157,11 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 		/*
 		 * It failed, or exited 1 with no tree: it could not merge at
 		 * all ("not something we can merge" when a commit cannot be
-		 * read).  Pass on what it and its merge drivers said.
+		 * read).  Pass on what it and its merge drivers said, unless
+		 * a signal cut it short: half a tree id is nobody's message.
 		 */
-		fwrite(m->output.buf, 1, m->output.len, stderr);
+		if (rc > 0)
+			fwrite(m->output.buf, 1, m->output.len, stderr);
 		die_with_git("git merge-tree", rc, &err);
 	}
 	if (mtree_parse(m->output.buf, m->output.len, p->upstream.oid.len,

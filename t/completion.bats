@@ -4,17 +4,18 @@
 # way bash drives it: in a bash subprocess with git's own completion
 # loaded, COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT set for a command
 # line, and the function `complete -p git` names called; the sorted
-# COMPREPLY is compared with the expected list.
+# COMPREPLY is compared with the expected list.  The zsh completion
+# likewise, in zsh's line editor.
 #
-# Self-contained on purpose: it needs bash, git and git's completion
-# script (GIT_COMPLETION names it if it is not in a usual place); the
-# tests of bash-completion's on-demand loading need bash-completion too.
-# Only the last test needs the built ./git-clean-diffstat.
+# It needs git's completion script (GIT_COMPLETION names it if it is not
+# in a usual place); the tests of bash-completion's on-demand loading
+# need bash-completion too, the zsh ones zsh.
+
+load test_helper
 
 setup() {
-	top=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
-	ours=$top/contrib/completion/git-clean-diffstat.bash
-	bin=${GIT_CLEAN_DIFFSTAT:-$top/git-clean-diffstat}
+	setup_world
+	ours=$TOP/contrib/completion/git-clean-diffstat.bash
 
 	git_completion=${GIT_COMPLETION-}
 	if [ -z "$git_completion" ]; then
@@ -30,43 +31,34 @@ setup() {
 	fi
 	[ -f "$git_completion" ] || skip "git's bash completion script is not installed"
 	bash_completion=${BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
-
-	# an isolated world, as every test in t/ has
-	export HOME=$BATS_TEST_TMPDIR/home
-	mkdir -p "$HOME"
-	export GIT_CONFIG_NOSYSTEM=1
-	unset GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT
-	unset XDG_DATA_HOME XDG_CONFIG_HOME BASH_COMPLETION_USER_DIR
-	unset BASH_COMPLETION_USER_FILE BASH_COMPLETION_COMPAT_DIR
-	export LC_ALL=C
-	export GIT_AUTHOR_NAME=A GIT_AUTHOR_EMAIL=a@example.com
-	export GIT_COMMITTER_NAME=C GIT_COMMITTER_EMAIL=c@example.com
+	export git_completion ours bash_completion
+	unset XDG_DATA_HOME BASH_COMPLETION_USER_DIR BASH_COMPLETION_USER_FILE \
+		BASH_COMPLETION_COMPAT_DIR
 
 	# branches main, maint and topic; remotes origin and upstream
-	repo=$BATS_TEST_TMPDIR/repo
-	git init -q -b main "$repo"
-	cd "$repo" || return
+	git init -q repo
+	cd repo || return
 	mkdir src
 	echo a >src/a.c
 	echo b >src/b.c
 	echo r >README
-	git add .
-	git commit -q -m initial
+	commit_all initial
 	git branch maint
 	git branch topic
 	git remote add origin https://example.com/origin.git
 	git remote add upstream https://example.com/upstream.git
 }
 
-# complete <load> <command line>: print the sorted completions bash would
-# offer at the end of <command line>, one a line, each in double quotes
-# (so a trailing space shows).  <load> says how the completion is loaded:
+# bash_complete_line <load> <command line>: print the sorted completions
+# bash would offer at the end of <command line>, one a line, each in
+# double quotes (so a trailing space shows).  <load> says how the
+# completion is loaded:
 #   after     source git's completion, then ours
 #   before    source ours, then git's
 #   autoload  source bash-completion, which loads git's completion and
 #             ours on demand from the completions directories of
 #             $XDG_DATA_DIRS (the caller sets them up)
-complete_line() {
+bash_complete_line() {
 	bash --norc --noprofile -s -- "$@" <<-'EOF' 2>&1
 	load=$1 line=$2
 	case "$load" in
@@ -102,35 +94,44 @@ complete_line() {
 	EOF
 }
 
-# check <load> <command line>: its completions are the lines on stdin
-check() {
-	cat >"$BATS_TEST_TMPDIR/expect"
-	git_completion=$git_completion ours=$ours \
-		bash_completion=$bash_completion \
-		complete_line "$@" >"$BATS_TEST_TMPDIR/actual"
-	diff -u "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+# complete_line <load> <command line>: the completions offered at the
+# end of <command line>, by zsh when <load> is zsh, else by bash.
+complete_line() {
+	if [ "$1" = zsh ]; then
+		zsh_complete_line "$2"
+	else
+		bash_complete_line "$@"
+	fi
 }
 
+# offers <load> <command line>: exactly the lines on stdin are offered.
+offers() {
+	[ "$1" != zsh ] || need_zsh
+	capture complete_line "$@" &&
+	expect_status 0 &&
+	expect_stdout &&
+	expect_stderr </dev/null
+}
 
 @test "a tool option completes: --ch gives --check, once" {
-	check after "git clean-diffstat --ch" <<-'EOF'
+	offers after "git clean-diffstat --ch" <<-'EOF'
 	"--check "
 	EOF
 }
 
 @test "--allow-un completes to --allow-unrelated-histories" {
-	check after "git clean-diffstat --allow-un" <<-'EOF'
+	offers after "git clean-diffstat --allow-un" <<-'EOF'
 	"--allow-unrelated-histories "
 	EOF
 }
 
 @test "the other tool options complete" {
-	check after "git clean-diffstat --e" <<-'EOF'
+	offers after "git clean-diffstat --e" <<-'EOF'
 	"--end-of-options "
 	"--explain "
 	"--ext-diff "
 	EOF
-	check after "git clean-diffstat --p" <<-'EOF'
+	offers after "git clean-diffstat --p" <<-'EOF'
 	"--patch "
 	"--patch-with-raw "
 	"--patch-with-stat "
@@ -139,32 +140,32 @@ check() {
 	"--pickaxe-regex "
 	"--porcelain "
 	EOF
-	check after "git clean-diffstat --re" <<-'EOF'
+	offers after "git clean-diffstat --re" <<-'EOF'
 	"--relative "
 	"--relative="
 	"--rename-empty "
 	"--request-pull "
 	EOF
-	check after "git clean-diffstat --h" <<-'EOF'
+	offers after "git clean-diffstat --h" <<-'EOF'
 	"--help "
 	"--histogram "
 	EOF
 }
 
 @test "once a mode is given, the modes it excludes are not offered" {
-	check after "git clean-diffstat --check --re" <<-'EOF'
+	offers after "git clean-diffstat --check --re" <<-'EOF'
 	"--relative "
 	"--relative="
 	"--rename-empty "
 	EOF
-	check after "git clean-diffstat --porcelain --ex" <<-'EOF'
+	offers after "git clean-diffstat --porcelain --ex" <<-'EOF'
 	"--explain "
 	"--ext-diff "
 	EOF
 }
 
 @test "diff options come from git's list and the tool's own additions" {
-	check after "git clean-diffstat --stat" <<-'EOF'
+	offers after "git clean-diffstat --stat" <<-'EOF'
 	"--stat "
 	"--stat-count="
 	"--stat-graph-width="
@@ -172,27 +173,27 @@ check() {
 	"--stat-width="
 	"--stat="
 	EOF
-	check after "git clean-diffstat --find-copies" <<-'EOF'
+	offers after "git clean-diffstat --find-copies" <<-'EOF'
 	"--find-copies "
 	"--find-copies-harder "
 	"--find-copies="
 	EOF
-	check after "git clean-diffstat --no-ren" <<-'EOF'
+	offers after "git clean-diffstat --no-ren" <<-'EOF'
 	"--no-rename-empty "
 	"--no-renames "
 	EOF
 }
 
 @test "diff options the tool refuses are not offered" {
-	check after "git clean-diffstat --exit" </dev/null
-	check after "git clean-diffstat --qu" </dev/null
+	offers after "git clean-diffstat --exit" </dev/null
+	offers after "git clean-diffstat --qu" </dev/null
 }
 
 @test "the values of --diff-algorithm complete, with = or as the next word" {
-	check after "git clean-diffstat --diff-algorithm=p" <<-'EOF'
+	offers after "git clean-diffstat --diff-algorithm=p" <<-'EOF'
 	"patience "
 	EOF
-	check after "git clean-diffstat --diff-algorithm " <<-'EOF'
+	offers after "git clean-diffstat --diff-algorithm " <<-'EOF'
 	"histogram "
 	"minimal "
 	"myers "
@@ -201,74 +202,74 @@ check() {
 }
 
 @test "<upstream> completes refs" {
-	check after "git clean-diffstat ma" <<-'EOF'
+	offers after "git clean-diffstat ma" <<-'EOF'
 	"main "
 	"maint "
 	EOF
 }
 
 @test "<head> completes refs, and nothing comes after it" {
-	check after "git clean-diffstat --stat main t" <<-'EOF'
+	offers after "git clean-diffstat --stat main t" <<-'EOF'
 	"topic "
 	EOF
-	check after "git clean-diffstat main topic " </dev/null
+	offers after "git clean-diffstat main topic " </dev/null
 }
 
 @test "the value of an option in the next word is not a revision" {
-	check after "git clean-diffstat -S ma" </dev/null
-	check after "git clean-diffstat -S main ma" <<-'EOF'
+	offers after "git clean-diffstat -S ma" </dev/null
+	offers after "git clean-diffstat -S main ma" <<-'EOF'
 	"main "
 	"maint "
 	EOF
 }
 
 @test "after --end-of-options every word is a revision" {
-	check after "git clean-diffstat --end-of-options --ch" </dev/null
+	offers after "git clean-diffstat --end-of-options --ch" </dev/null
 }
 
 @test "after -- paths complete" {
-	check after "git clean-diffstat main -- sr" <<-'EOF'
+	offers after "git clean-diffstat main -- sr" <<-'EOF'
 	"src"
 	EOF
-	check after "git clean-diffstat main topic -- src/" <<-'EOF'
+	offers after "git clean-diffstat main topic -- src/" <<-'EOF'
 	"src/a.c"
 	"src/b.c"
 	EOF
 }
 
 @test "--request-pull: <url> completes remote names" {
-	check after "git clean-diffstat --request-pull main or" <<-'EOF'
+	offers after "git clean-diffstat --request-pull main or" <<-'EOF'
 	"origin "
 	EOF
-	check after "git clean-diffstat main --request-pull -p " <<-'EOF'
+	offers after "git clean-diffstat main --request-pull -p " <<-'EOF'
 	"origin "
 	"upstream "
 	EOF
 }
 
 @test "--request-pull: <start> and <end> complete refs" {
-	check after "git clean-diffstat --request-pull ma" <<-'EOF'
+	offers after "git clean-diffstat --request-pull ma" <<-'EOF'
 	"main "
 	"maint "
 	EOF
-	check after "git clean-diffstat --request-pull main origin t" <<-'EOF'
+	offers after "git clean-diffstat --request-pull main origin t" <<-'EOF'
 	"topic "
 	EOF
-	check after "git clean-diffstat --request-pull main origin topic " </dev/null
+	offers after "git clean-diffstat --request-pull main origin topic " </dev/null
 }
 
 @test "an alias for clean-diffstat completes the same" {
 	git config alias.cds clean-diffstat
-	check after "git cds --allow-un" <<-'EOF'
+	offers after "git cds --allow-un" <<-'EOF'
 	"--allow-unrelated-histories "
 	EOF
 }
 
 @test "the completion works sourced before git's" {
-	check before "git clean-diffstat --allow-un" <<-'EOF'
+	offers before "git clean-diffstat --allow-un" <<-'EOF'
 	"--allow-unrelated-histories "
 	EOF
-	check before "git clean-diffstat ma" <<-'EOF'
+	offers before "git clean-diffstat ma" <<-'EOF'
 	"main "
 	"maint "
 	EOF
@@ -283,10 +284,10 @@ check() {
 	mkdir -p "$dir"
 	cp "$ours" "$dir/git-clean-diffstat"
 	ln -s "$git_completion" "$dir/git"
-	XDG_DATA_DIRS=$prefix/share check autoload "git clean-diffstat --allow-un" <<-'EOF'
+	XDG_DATA_DIRS=$prefix/share offers autoload "git clean-diffstat --allow-un" <<-'EOF'
 	"--allow-unrelated-histories "
 	EOF
-	XDG_DATA_DIRS=$prefix/share check autoload "git clean-diffstat --request-pull main or" <<-'EOF'
+	XDG_DATA_DIRS=$prefix/share offers autoload "git clean-diffstat --request-pull main or" <<-'EOF'
 	"origin "
 	EOF
 }
@@ -298,40 +299,38 @@ check() {
 		"$HOME/.local/share/bash-completion/completions"
 	ln -s "$git_completion" "$prefix/share/bash-completion/completions/git"
 	cp "$ours" "$HOME/.local/share/bash-completion/completions/git-clean-diffstat"
-	XDG_DATA_DIRS=$prefix/share check autoload "git clean-diffstat ma" <<-'EOF'
+	XDG_DATA_DIRS=$prefix/share offers autoload "git clean-diffstat ma" <<-'EOF'
 	"main "
 	"maint "
 	EOF
 }
 
-@test "every option git-clean-diffstat -h lists is offered" {
-	[ -x "$bin" ] || skip "git-clean-diffstat is not built"
-	"$bin" -h >"$BATS_TEST_TMPDIR/usage" || [ $? -eq 129 ]
-	sed -n 's/^ \{1,\}\(-[-[:alnum:]]*\).*/"\1 "/p' "$BATS_TEST_TMPDIR/usage" |
-		sort >"$BATS_TEST_TMPDIR/listed"
+@test "every option git clean-diffstat -h lists is offered" {
+	tool_options | sed 's/.*/"& "/' | sort >"$BATS_TEST_TMPDIR/listed"
 	[ -s "$BATS_TEST_TMPDIR/listed" ]
-	git_completion=$git_completion ours=$ours \
-		complete_line after "git clean-diffstat -" >"$BATS_TEST_TMPDIR/offered"
-	comm -23 "$BATS_TEST_TMPDIR/listed" "$BATS_TEST_TMPDIR/offered" \
-		>"$BATS_TEST_TMPDIR/missing"
-	diff -u /dev/null "$BATS_TEST_TMPDIR/missing"
+	capture complete_line after "git clean-diffstat -"
+	expect_status 0
+	comm -23 "$BATS_TEST_TMPDIR/listed" "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/missing"
+	test_cmp /dev/null "$BATS_TEST_TMPDIR/missing"
 }
 
-# zsh_check <command line>: zsh's completions for <command line>, with
-# zsh's _git and contrib/completion/_git-clean-diffstat (found through
-# $fpath, as compinit finds it installed in $(zshcompdir)), are the lines
-# on stdin.  zsh completes only in its line editor, so an interactive
-# zsh -f runs on a pseudo-terminal (zsh/zpty), gets the line and a <TAB>,
-# and a compadd wrapper writes every match it is given to a file.
-zsh_check() {
+need_zsh() {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	zsh -fc 'zmodload zsh/zpty' 2>/dev/null || skip "zsh has no zsh/zpty"
 	# shellcheck disable=SC2016
 	[ -n "$(zsh -fc 'print -l ${^fpath}/_git(N)')" ] ||
 		skip "zsh's _git completion is not installed"
-	cat >"$BATS_TEST_TMPDIR/expect"
-	out=$BATS_TEST_TMPDIR/matches
-	zsh -f -s -- "$top/contrib/completion" "$out" "$1" <<-'EOF' >"$BATS_TEST_TMPDIR/actual" 2>&1
+}
+
+# zsh_complete_line <command line>: zsh's completions for <command line>,
+# with zsh's _git and contrib/completion/_git-clean-diffstat (found
+# through $fpath, as compinit finds it installed in $(zshcompdir)),
+# sorted, one a line.  zsh completes only in its line editor, so an
+# interactive zsh -f runs on a pseudo-terminal (zsh/zpty), gets the line
+# and a <TAB>, and a compadd wrapper writes every match it is given to a
+# file.
+zsh_complete_line() {
+	zsh -f -s -- "$TOP/contrib/completion" "$BATS_TEST_TMPDIR/matches" "$1" <<-'EOF' 2>&1
 	dir=$1 out=$2 line=$3
 	zmodload zsh/zpty || exit 1
 	: >$out
@@ -351,54 +350,53 @@ zsh_check() {
 	grep -qx ::done:: $out || print "the completion did not finish"
 	grep -vx ::done:: $out | sort -u
 	EOF
-	diff -u "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
 }
 
 @test "zsh: tool options complete" {
-	zsh_check "git clean-diffstat --ch" <<-'EOF'
+	offers zsh "git clean-diffstat --ch" <<-'EOF'
 	--check
 	EOF
-	zsh_check "git clean-diffstat --allow-un" <<-'EOF'
+	offers zsh "git clean-diffstat --allow-un" <<-'EOF'
 	--allow-unrelated-histories
 	EOF
-	zsh_check "git clean-diffstat main --allow-un" <<-'EOF'
+	offers zsh "git clean-diffstat main --allow-un" <<-'EOF'
 	--allow-unrelated-histories
 	EOF
 }
 
 @test "zsh: modes exclude one another, refused diff options are not offered" {
-	zsh_check "git clean-diffstat --check --ex" <<-'EOF'
+	offers zsh "git clean-diffstat --check --ex" <<-'EOF'
 	--ext-diff
 	EOF
-	zsh_check "git clean-diffstat --exit" </dev/null
-	zsh_check "git clean-diffstat --end-of-options --ch" </dev/null
+	offers zsh "git clean-diffstat --exit" </dev/null
+	offers zsh "git clean-diffstat --end-of-options --ch" </dev/null
 }
 
 @test "zsh: <upstream> and <head> complete refs, nothing after them" {
-	zsh_check "git clean-diffstat ma" <<-'EOF'
+	offers zsh "git clean-diffstat ma" <<-'EOF'
 	main
 	maint
 	EOF
-	zsh_check "git clean-diffstat --stat main t" <<-'EOF'
+	offers zsh "git clean-diffstat --stat main t" <<-'EOF'
 	topic
 	EOF
-	zsh_check "git clean-diffstat main topic " </dev/null
+	offers zsh "git clean-diffstat main topic " </dev/null
 }
 
 @test "zsh: after -- paths complete" {
-	zsh_check "git clean-diffstat main -- sr" <<-'EOF'
+	offers zsh "git clean-diffstat main -- sr" <<-'EOF'
 	src
 	EOF
 }
 
 @test "zsh: --request-pull completes <start>, remote names, <end>" {
-	zsh_check "git clean-diffstat --request-pull main or" <<-'EOF'
+	offers zsh "git clean-diffstat --request-pull main or" <<-'EOF'
 	origin
 	EOF
-	zsh_check "git clean-diffstat main --request-pull up" <<-'EOF'
+	offers zsh "git clean-diffstat main --request-pull up" <<-'EOF'
 	upstream
 	EOF
-	zsh_check "git clean-diffstat --request-pull main origin t" <<-'EOF'
+	offers zsh "git clean-diffstat --request-pull main origin t" <<-'EOF'
 	topic
 	EOF
 }
@@ -407,23 +405,23 @@ zsh_check() {
 	mkdir "$BATS_TEST_TMPDIR/bin"
 	printf '#!/bin/sh\n' >"$BATS_TEST_TMPDIR/bin/git-clean-diffstat"
 	chmod +x "$BATS_TEST_TMPDIR/bin/git-clean-diffstat"
-	PATH=$BATS_TEST_TMPDIR/bin:$PATH zsh_check "git clean-d" <<-'EOF'
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH offers zsh "git clean-d" <<-'EOF'
 	clean-diffstat
 	EOF
 }
 
 @test "the diff options a mode refuses are not offered in that mode" {
-	check after "git clean-diffstat --line-pre" <<-'EOF'
+	offers after "git clean-diffstat --line-pre" <<-'EOF'
 	"--line-prefix="
 	EOF
-	check after "git clean-diffstat --check --line-pre" </dev/null
-	check after "git clean-diffstat --porcelain --skip-t" </dev/null
-	check after "git clean-diffstat --request-pull --output=" </dev/null
-	check after "git clean-diffstat --request-pull --line-pre" <<-'EOF'
+	offers after "git clean-diffstat --check --line-pre" </dev/null
+	offers after "git clean-diffstat --porcelain --skip-t" </dev/null
+	offers after "git clean-diffstat --request-pull --output=" </dev/null
+	offers after "git clean-diffstat --request-pull --line-pre" <<-'EOF'
 	"--line-prefix="
 	EOF
-	check after "git clean-diffstat --explain -z" </dev/null
-	check after "git clean-diffstat --porcelain -z" <<-'EOF'
+	offers after "git clean-diffstat --explain -z" </dev/null
+	offers after "git clean-diffstat --porcelain -z" <<-'EOF'
 	"-z "
 	EOF
 }

@@ -4,27 +4,24 @@
 # stays whole.
 
 load test_helper
-load lib/histories
 
 setup() {
 	setup_world
-	history_pulled_part repo
+	history_partly_pulled
 }
 
-@test "16 runs at once beside commits and git gc --auto: all right, fsck clean" {
-	procedure_diffstat main topic >expect
+@test "16 runs at once beside commits, git gc --auto and repacks: each the procedure's diffstat, fsck clean" {
+	expect_procedure linus topic
 	git config gc.auto 1
 	git config gc.autoPackLimit 1
 	git config gc.autoDetach false
 	[ -z "$(ls .git/objects/pack)" ]
-	git branch busy main
+	git branch busy linus
 	git worktree add -q ../busy busy
 	(
 		cd ../busy || exit 1
 		for i in $(seq 30); do
-			echo "$i" >>busy.txt
-			git add busy.txt
-			git commit -q -m "busy $i"
+			test_commit "busy $i" busy.txt "$i"
 			git gc --auto --quiet
 			# and a real repack and prune now and then, so that the
 			# objects the runs read move from loose to packed under them
@@ -32,12 +29,14 @@ setup() {
 		done
 	) &
 	busy=$!
+	runs=$BATS_TEST_TMPDIR/runs
+	mkdir "$runs"
 	round=0
 	while [ "$round" -lt 3 ] || kill -0 "$busy" 2>/dev/null; do
 		round=$((round + 1))
 		pids=()
 		for i in $(seq 16); do
-			git clean-diffstat main topic >"out.$round.$i" 2>"err.$round.$i" &
+			"${TOOL[@]}" linus topic >"$runs/out.$round.$i" 2>"$runs/err.$round.$i" &
 			pids+=($!)
 		done
 		for pid in "${pids[@]}"; do
@@ -47,12 +46,12 @@ setup() {
 	wait "$busy"
 	ls .git/objects/pack/*.pack >/dev/null
 	echo "rounds of 16 runs: $round" >&3
-	for f in out.*; do
-		test_cmp expect "$f"
+	for f in "$runs"/out.*; do
+		test_cmp "$BATS_TEST_TMPDIR/expect" "$f"
 	done
-	for f in err.*; do
-		[ ! -s "$f" ] || { cat "$f" >&2; false; }
+	for f in "$runs"/err.*; do
+		test_cmp /dev/null "$f"
 	done
 	git fsck --no-progress --strict
-	assert_no_tempdir
+	expect_no_quarantine
 }

@@ -6,7 +6,6 @@
 # last one wins), every other diff option passes through.
 
 load test_helper
-load lib/tool
 
 setup() {
 	setup_world
@@ -27,8 +26,7 @@ history_copies() {
 	seq 1 30 | sed 's/^/guide /' >docs/old-guide.txt
 	printf '#!/bin/sh\necho tool\n' >tools/run.sh
 	seq 1 9 >lib/doomed.c
-	git add . && test_tick && git commit -q -m base
-	git tag base
+	commit_all base
 	git checkout -q -b topic
 	cp src/a.c src/a2.c
 	sed -i '45s/.*/a topic/' src/a.c
@@ -40,12 +38,12 @@ history_copies() {
 	chmod +x tools/run.sh
 	git rm -q lib/doomed.c
 	seq 1 12 | sed 's/^/new /' >src/new.c
-	git add -A && test_tick && git commit -q -m topic
+	commit_all "topic: copies, renames, a rewrite"
 	git checkout -q main
 	sed -i '5s/.*/a main/' src/a.c
 	sed -i '25s/.*/guide main/' docs/old-guide.txt
 	echo "main only" >README
-	git add -A && test_tick && git commit -q -m main
+	commit_all "main: edits"
 }
 
 @test "--numstat replaces --stat --summary and keeps -C" {
@@ -262,11 +260,13 @@ history_copies() {
 	matches_procedure
 }
 
-@test "--color=always colours as the procedure does, --no-color wins over color.ui" {
-	expect_procedure main topic -C --stat --summary --color=always
-	run_tool --color=always main topic
-	matches_procedure
-	differs_from_default main topic
+@test "--color and --color=always colour as the procedure does, --no-color wins over color.ui" {
+	for opt in --color --color=always; do
+		expect_procedure main topic -C --stat --summary "$opt"
+		run_tool "$opt" main topic
+		matches_procedure
+		grep -q "$(printf '\033')" "$BATS_TEST_TMPDIR/actual"
+	done
 	git config color.ui always
 	expect_procedure main topic -C --stat --summary --no-color
 	run_tool --no-color main topic
@@ -282,7 +282,7 @@ history_copies() {
 }
 
 @test "diff.renames=false does not undo the default -C" {
-	git clean-diffstat main topic >"$BATS_TEST_TMPDIR/with-renames"
+	expect_procedure main topic
 	git config diff.renames false
 	if git_at_least 2 50; then
 		# git merge takes it too from 2.50 on: topic's rename meets
@@ -291,12 +291,29 @@ history_copies() {
 		run_tool main topic
 		expect_status 1
 		grep -q '^ copy src/{a.c => a2.c} (97%)$' "$BATS_TEST_TMPDIR/actual"
+		expect_unchanged
 		return
 	fi
+	run_tool main topic
+	matches_procedure
+	expect_procedure main topic
+	matches_procedure
+}
+
+@test "diff.statGraphWidth, diff.orderFile and color.diff apply as in the procedure" {
+	git config diff.statGraphWidth 5
+	git config diff.orderFile "$BATS_TEST_TMPDIR/order"
+	printf 'src/new.c\n' >"$BATS_TEST_TMPDIR/order"
 	expect_procedure main topic
 	run_tool main topic
 	matches_procedure
-	test_cmp "$BATS_TEST_TMPDIR/with-renames" "$BATS_TEST_TMPDIR/actual"
+	git config color.diff always
+	expect_procedure main topic
+	run_tool main topic
+	matches_procedure
+	expect_procedure main topic -C --stat --summary --no-color
+	run_tool --no-color main topic
+	matches_procedure
 }
 
 @test "diff.noprefix, diff.algorithm and color.diff.* apply as in the procedure" {

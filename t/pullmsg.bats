@@ -7,7 +7,6 @@
 # checks of the URL and ref, and the names git diff --stat prints.
 
 load test_helper
-load lib/histories
 load lib/mail
 
 setup() {
@@ -37,24 +36,51 @@ request_pull() {
 	git request-pull $p "$1" "$URL" "$2" >"$BATS_TEST_TMPDIR/request"
 }
 
-# parse <file> <out>: test-pullmsg parse of the file.
+# parse <file>: test-pullmsg parse of the file, its result in
+# $BATS_TEST_TMPDIR/actual.
 parse() {
-	"$PULLMSG" parse <"$1" >"$2"
+	capture "$PULLMSG" parse <"$1" &&
+	expect_status 0 &&
+	expect_stderr </dev/null
 }
 
-# fields <parsed>: what the parse says of the request(s), headers aside.
+# fields: what the last parse says of the request(s), headers aside.
 fields() {
-	grep -v -e '^subject ' -e '^from ' -e '^message-id ' -e '^date ' "$1"
+	grep -v -e '^subject ' -e '^from ' -e '^message-id ' -e '^date ' \
+		"$BATS_TEST_TMPDIR/actual"
 }
 
-# check_rows <parsed> <base> <tip>: the rows are git diff -M --numstat
+# same_request_as <file>: the last parse holds the request that the text
+# in <file> holds, field by field.
+same_request_as() {
+	fields >"$BATS_TEST_TMPDIR/fields" &&
+	parse "$1" &&
+	fields | test_cmp - "$BATS_TEST_TMPDIR/fields"
+}
+
+# parsed_has <line>...: the last parse has each line, whole.
+parsed_has() {
+	local line
+	for line; do
+		grep -Fqx -- "$line" "$BATS_TEST_TMPDIR/actual" ||
+			{ echo "no '$line' in the parse" >&2; return 1; }
+	done
+}
+
+# parsed_lacks <regex>: the last parse has no line that matches.
+parsed_lacks() {
+	! grep -- "$1" "$BATS_TEST_TMPDIR/actual" ||
+		{ echo "the parse has lines matching '$1'" >&2; return 1; }
+}
+
+# check_rows <base> <tip>: the last parse's rows are git diff -M --numstat
 # of base..tip, file by file, in order: a text row's N is added +
 # deleted, a binary row's sizes are the blobs', and each printed name
 # stands for its file (test-pullmsg match); when the name is whole,
 # the path (and a rename's source) are the file's.  The total is git's
 # --shortstat, and there are as many summary lines as git's --summary.
 check_rows() {
-	local parsed=$1 base=$2 tip=$3 i=0 rec added deleted path from row
+	local parsed=$BATS_TEST_TMPDIR/actual base=$1 tip=$2 i=0 rec added deleted path from row
 	local name n old new shortstat
 	local -a rows=()
 	mapfile -t rows < <(grep '^row ' "$parsed")
@@ -113,33 +139,32 @@ check_rows() {
 	  "$(git diff -M --summary "$base" "$tip" | wc -l)" ]
 }
 
-# check_request <parsed> <start> <end> [<ref>]: the parse holds the
-# request of <end> from <start> over $URL: request-pull's merge base,
-# the tip, the URL, the ref (default <end>), git's subjects, the rows.
+# check_request <start> <end> [<ref>]: the last parse holds the request
+# of <end> from <start> over $URL: request-pull's merge base, the tip,
+# the URL, the ref (default <end>), git's subjects, the rows.
 check_request() {
-	local parsed=$1 base tip ref=${4-$3} want
-	base=$(git merge-base "$2" "$3") && tip=$(git rev-parse "$3^{commit}") ||
-		return
-	! grep '^error ' "$parsed" || return
-	for want in "base $base" "tip $tip" "url $URL" \
+	local base tip ref=${3-$2}
+	base=$(git merge-base "$1" "$2") &&
+	tip=$(git rev-parse "$2^{commit}") &&
+	parsed_lacks '^error ' &&
+	parsed_has "base $base" "tip $tip" "url $URL" \
 		"base-subject $(git log -1 --format='%s (%ci)' "$base")" \
-		"tip-subject $(git log -1 --format='%s (%ci)' "$tip")"; do
-		grep -Fqx "$want" "$parsed" || { echo "no '$want'" >&2; return 1; }
-	done
+		"tip-subject $(git log -1 --format='%s (%ci)' "$tip")" &&
 	if [ -n "$ref" ]; then
-		grep -Fqx "ref $ref" "$parsed" || { echo "no 'ref $ref'" >&2; return 1; }
+		parsed_has "ref $ref"
 	else
-		! grep '^ref ' "$parsed" || return
-	fi
-	check_rows "$parsed" "$base" "$tip"
+		parsed_lacks '^ref '
+	fi &&
+	check_rows "$base" "$tip"
 }
 
 # A topic with what --stat prints in each of its ways: a path longer
 # than the 80 columns (abbreviated), renames ({a => b}, a => b, with a
 # mode change), binary files added, changed and deleted.
 history_stat_shapes() {
-	history_simple_topic "$@" || return
+	history_simple || return
 	local deep=drivers/gpu/drm/amd/display/dc/dml/dcn32/display_mode_vba_util_32_and_a_long_tail
+	git checkout -q linus
 	mkdir -p "$deep" doc
 	printf 'one\ntwo\n' >"$deep/calc.c"
 	printf 'x\0binary\n' >old.bin
@@ -147,357 +172,358 @@ history_stat_shapes() {
 	seq 1 40 >doc/moved.txt
 	seq 1 20 >doc/deeper.txt
 	seq 1 30 >script
-	git add -A && test_tick && git commit -q -m "mainline files"
-	git checkout -q topic && git merge -q --no-edit main && git checkout -q main
+	commit_all "mainline files"
 	git checkout -q topic
+	test_merge linus
 	printf 'one\ntwo\nthree\n' >"$deep/calc.c"
 	seq 100 130 >"$deep/a_second_file_with_a_name_long_enough.c"
 	git mv doc/moved.txt doc/renamed.txt
-	mkdir doc/sub && git mv doc/deeper.txt doc/sub/deeper.txt
-	git mv script tools/script 2>/dev/null || { mkdir tools && git mv script tools/script; }
+	mkdir doc/sub tools
+	git mv doc/deeper.txt doc/sub/deeper.txt
+	git mv script tools/script
 	chmod +x tools/script
 	git rm -q old.bin
 	printf 'y\0binary, longer\n' >changed.bin
 	printf 'z\0new\n' >new.bin
-	git add -A && test_tick && git commit -q -m "stat shapes"
-	git checkout -q main
+	commit_all "stat shapes"
+}
+
+# request_of_topic: topic published, its request from linus as git
+# request-pull writes it (in $BATS_TEST_TMPDIR/request) and parsed.
+request_of_topic() {
+	publish linus topic &&
+	request_pull linus topic &&
+	parse "$BATS_TEST_TMPDIR/request"
 }
 
 @test "a request-pull text: base, URL, ref, tip and every row as git counts them" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
-	grep -Fqx 'message 1' parsed
-	[ "$(grep -c '^message ' parsed)" -eq 1 ]
+	history_simple
+	request_of_topic
+	check_request linus topic
+	parsed_has 'message 1'
+	[ "$(grep -c '^message ' "$BATS_TEST_TMPDIR/actual")" -eq 1 ]
 }
 
 @test "the document's messy request: request-pull's own merge base and rows" {
-	history_pulled_part repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
+	history_partly_pulled
+	request_of_topic
+	check_request linus topic
 	# the rows are the messy ones: more files than pulling changes
-	[ "$(grep -c '^row ' parsed)" -gt \
-	  "$(procedure_diffstat main topic --numstat | wc -l)" ]
+	[ "$(grep -c '^row ' "$BATS_TEST_TMPDIR/actual")" -gt \
+	  "$(procedure_diffstat linus topic --numstat | wc -l)" ]
 }
 
 @test "a greeting before and a signature after do not change the request" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" plain
+	history_simple
+	request_of_topic
 	{
 		printf 'Hi Linus,\n\nplease pull; the fix is described below:\n\n'
 		cat "$BATS_TEST_TMPDIR/request"
 		printf '\nThanks,\n-- \nA U Thor\n 1 file changed, 1 insertion(+)\n'
-	} >mail
-	parse mail parsed
-	test_cmp plain parsed
+	} >"$BATS_TEST_TMPDIR/mail"
+	cp "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/plain"
+	parse "$BATS_TEST_TMPDIR/mail"
+	test_cmp "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/actual"
 }
 
 @test "an RFC 822 message: Subject decoded (RFC 2047, folded), From, Message-Id" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
+	history_simple
+	request_of_topic
 	mail_message 7bit \
 		'Subject: =?UTF-8?B?W0dJVCBQVUxMXQ==?=' \
 		' =?utf-8?q?_ext4_f=C3=BCr_vN?= (=?iso-8859-1?q?gr=FC=DFe?=)' \
 		'Message-Id: <pull-1@example.com>' \
-		<"$BATS_TEST_TMPDIR/request" >mail
-	parse mail parsed
-	check_request parsed main topic
-	grep -Fqx 'subject [GIT PULL] ext4 für vN (grüße)' parsed
-	grep -Fqx 'from A U Thor <author@example.com>' parsed
-	grep -Fqx 'message-id <pull-1@example.com>' parsed
-	grep -Fqx 'date Thu, 7 Apr 2005 15:14:13 -0700' parsed
+		<"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'subject [GIT PULL] ext4 für vN (grüße)' \
+		'from A U Thor <author@example.com>' \
+		'message-id <pull-1@example.com>' \
+		'date Thu, 7 Apr 2005 15:14:13 -0700'
 }
 
 @test "quoted-printable: the same request as the text it encodes" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" plain
+	history_stat_shapes
+	request_of_topic
 	mail_message quoted-printable 'Subject: [GIT PULL] qp' \
-		<"$BATS_TEST_TMPDIR/request" >mail
-	grep -q '=$' mail		# long rows got soft line breaks
-	parse mail parsed
-	fields plain >expect
-	fields parsed >actual
-	test_cmp expect actual
-	check_request parsed main topic
+		<"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	grep -q '=$' "$BATS_TEST_TMPDIR/mail"	# long rows got soft line breaks
+	same_request_as "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
 }
 
 @test "base64: the same request as the text it encodes" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" plain
+	history_stat_shapes
+	request_of_topic
 	mail_message base64 'Subject: [GIT PULL] base64' \
-		<"$BATS_TEST_TMPDIR/request" >mail
-	run ! grep -q 'following changes' mail
-	parse mail parsed
-	fields plain >expect
-	fields parsed >actual
-	test_cmp expect actual
+		<"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	run ! grep -q 'following changes' "$BATS_TEST_TMPDIR/mail"
+	same_request_as "$BATS_TEST_TMPDIR/mail"
 }
 
 @test "CRLF line ends, in the message and inside a base64 body" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" plain
-	fields plain >expect
+	history_stat_shapes
+	request_of_topic
 	mail_message 7bit 'Subject: [GIT PULL] crlf' \
-		<"$BATS_TEST_TMPDIR/request" | mail_crlf >mail
-	parse mail parsed
-	fields parsed >actual
-	test_cmp expect actual
-	grep -Fqx 'subject [GIT PULL] crlf' parsed
+		<"$BATS_TEST_TMPDIR/request" | mail_crlf >"$BATS_TEST_TMPDIR/mail"
+	same_request_as "$BATS_TEST_TMPDIR/mail"
+	parsed_has 'subject [GIT PULL] crlf'
 	mail_crlf <"$BATS_TEST_TMPDIR/request" |
-		mail_message base64 'Subject: [GIT PULL] crlf' | mail_crlf >mail64
-	parse mail64 parsed64
-	fields parsed64 >actual
-	test_cmp expect actual
+		mail_message base64 'Subject: [GIT PULL] crlf' | mail_crlf \
+		>"$BATS_TEST_TMPDIR/mail64"
+	same_request_as "$BATS_TEST_TMPDIR/mail64"
 }
 
 @test "format=flowed: stuffed and soft-broken lines are joined again" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" plain
+	history_stat_shapes
+	request_of_topic
 	{
 		mail_headers 'Subject: [GIT PULL] flowed' \
 			'Content-Type: text/plain; charset=utf-8; format=flowed'
 		echo
 		mail_flowed <"$BATS_TEST_TMPDIR/request"
-	} >mail
-	grep -q '^  ' mail		# rows are space-stuffed
-	grep -q ' $' mail		# long rows are soft-broken
-	parse mail parsed
-	fields plain >expect
-	fields parsed >actual
-	test_cmp expect actual
+	} >"$BATS_TEST_TMPDIR/mail"
+	grep -q '^  ' "$BATS_TEST_TMPDIR/mail"	# rows are space-stuffed
+	grep -q ' $' "$BATS_TEST_TMPDIR/mail"	# long rows are soft-broken
+	same_request_as "$BATS_TEST_TMPDIR/mail"
 }
 
-# other_request: the request of another branch, "other", from main.
+# other_request: the request of another branch, "other", from linus, in
+# $BATS_TEST_TMPDIR/other-request.
 other_request() {
 	git checkout -q -b other vN-rc3
 	test_commit "other: work" lib/other.c other
-	git checkout -q main
+	git checkout -q topic
 	publish other
-	request_pull main other
-	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request"
+	git request-pull linus "$URL" other >"$BATS_TEST_TMPDIR/other-request"
 }
 
 @test "multipart/mixed: the first text/plain part that holds a request, not the attachments" {
-	history_simple_topic repo
-	publish main topic
+	history_simple
+	request_of_topic
 	other_request
-	request_pull main topic
-	echo 'Hi, the request follows.' | mail_part 'text/plain; charset=us-ascii' 7bit >p1
+	echo 'Hi, the request follows.' |
+		mail_part 'text/plain; charset=us-ascii' 7bit >"$BATS_TEST_TMPDIR/p1"
 	mail_part 'text/plain; charset=utf-8' quoted-printable \
-		<"$BATS_TEST_TMPDIR/request" >p2
+		<"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/p2"
 	mail_part 'text/plain; name="old-request.txt"' base64 \
-		<"$BATS_TEST_TMPDIR/other-request" >p3
-	printf '\0\1\2' | mail_part application/octet-stream base64 >p4
+		<"$BATS_TEST_TMPDIR/other-request" >"$BATS_TEST_TMPDIR/p3"
+	printf '\0\1\2' | mail_part application/octet-stream base64 >"$BATS_TEST_TMPDIR/p4"
 	{
 		mail_headers 'Subject: [GIT PULL] mixed'
-		mail_multipart mixed 'b-1=_x' p1 p2 p3 p4
-	} >mail
-	parse mail parsed
-	check_request parsed main topic
+		mail_multipart mixed 'b-1=_x' "$BATS_TEST_TMPDIR"/p[1-4]
+	} >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
 }
 
 @test "multipart/alternative with text/html first: the text/plain part" {
-	history_simple_topic repo
-	publish main topic
+	history_simple
+	request_of_topic
 	other_request
-	request_pull main topic
 	{ echo '<html><pre>'; cat "$BATS_TEST_TMPDIR/other-request"; echo '</pre></html>'; } |
-		mail_part 'text/html; charset=utf-8' quoted-printable >html
-	mail_part 'text/plain; charset=utf-8' 8bit <"$BATS_TEST_TMPDIR/request" >text
+		mail_part 'text/html; charset=utf-8' quoted-printable >"$BATS_TEST_TMPDIR/html"
+	mail_part 'text/plain; charset=utf-8' 8bit <"$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/text"
 	{
 		mail_headers 'Subject: [GIT PULL] alternative'
-		mail_multipart alternative alt-boundary html text
-	} >mail
-	parse mail parsed
-	check_request parsed main topic
+		mail_multipart alternative alt-boundary "$BATS_TEST_TMPDIR/html" \
+			"$BATS_TEST_TMPDIR/text"
+	} >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
 }
 
 @test "nested multipart, a boundary unquoted, CRLF, base64 inside" {
-	history_simple_topic repo
-	publish main topic
+	history_simple
+	request_of_topic
 	other_request
-	request_pull main topic
-	echo '<p>html</p>' | mail_part text/html 7bit >html
-	mail_part 'text/plain; charset=utf-8' base64 <"$BATS_TEST_TMPDIR/request" >text
 	{
 		echo 'Content-Type: multipart/alternative; boundary=inner.42'
 		echo
 		printf -- '--inner.42\n'
-		cat html
+		echo '<p>html</p>' | mail_part text/html 7bit
 		printf -- '\n--inner.42\n'
-		cat text
+		mail_part 'text/plain; charset=utf-8' base64 <"$BATS_TEST_TMPDIR/request"
 		printf -- '\n--inner.42--\n'
-	} >alternative
-	mail_part text/plain base64 <"$BATS_TEST_TMPDIR/other-request" >attachment
+	} >"$BATS_TEST_TMPDIR/alternative"
+	mail_part text/plain base64 <"$BATS_TEST_TMPDIR/other-request" \
+		>"$BATS_TEST_TMPDIR/attachment"
 	{
 		mail_headers 'Subject: [GIT PULL] nested'
-		mail_multipart mixed outer alternative attachment
-	} | mail_crlf >mail
-	parse mail parsed
-	check_request parsed main topic
+		mail_multipart mixed outer "$BATS_TEST_TMPDIR/alternative" \
+			"$BATS_TEST_TMPDIR/attachment"
+	} | mail_crlf >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
 }
 
 @test "a forwarded request (message/rfc822) is looked into" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	echo 'FYI, see the attached request.' | mail_part text/plain 7bit >note
-	mail_message quoted-printable 'Subject: [GIT PULL] inner' \
-		<"$BATS_TEST_TMPDIR/request" >inner
-	{ echo 'Content-Type: message/rfc822'; echo; cat inner; } >forward
+	history_simple
+	request_of_topic
+	echo 'FYI, see the attached request.' | mail_part text/plain 7bit >"$BATS_TEST_TMPDIR/note"
+	{
+		echo 'Content-Type: message/rfc822'
+		echo
+		mail_message quoted-printable 'Subject: [GIT PULL] inner' \
+			<"$BATS_TEST_TMPDIR/request"
+	} >"$BATS_TEST_TMPDIR/forward"
 	{
 		mail_headers 'Subject: Fwd: [GIT PULL] inner'
-		mail_multipart mixed fwd note forward
-	} >mail
-	parse mail parsed
-	check_request parsed main topic
-	grep -Fqx 'subject Fwd: [GIT PULL] inner' parsed
+		mail_multipart mixed fwd "$BATS_TEST_TMPDIR/note" "$BATS_TEST_TMPDIR/forward"
+	} >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'subject Fwd: [GIT PULL] inner'
+}
+
+# message_of_parse <n>: message <n> of the parse in
+# $BATS_TEST_TMPDIR/all becomes the last parse.
+message_of_parse() {
+	sed -n "/^message $1\$/,/^message $(($1 + 1))\$/p" "$BATS_TEST_TMPDIR/all" \
+		>"$BATS_TEST_TMPDIR/actual"
 }
 
 @test "an mbox: one result per message, '>From ' unquoted, a reply without a request named" {
-	history_simple_topic repo
+	history_simple
+	request_of_topic
 	git tag -a -m 'ext4 for vN
 
 From the desk of A U Thor: all of ext4.' for-linus topic
-	publish main topic for-linus
+	publish for-linus
 	other_request
-	request_pull main topic
 	mail_message quoted-printable 'Subject: [GIT PULL] one' \
-		'Message-Id: <one@example.com>' <"$BATS_TEST_TMPDIR/request" >m1
+		'Message-Id: <one@example.com>' <"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/m1"
 	sed 's/^/> /' "$BATS_TEST_TMPDIR/request" |
-		mail_message 7bit 'Subject: Re: [GIT PULL] one' >m2
-	request_pull main for-linus
-	mail_message 8bit 'Subject: [GIT PULL] two' <"$BATS_TEST_TMPDIR/request" >m3
-	mail_mbox m1 m2 m3 >mbox
-	grep -q '^>From the desk' mbox
-	parse mbox parsed
-	[ "$(sed -n 1p parsed)" = mbox ]
-	[ "$(grep -c '^message ' parsed)" -eq 3 ]
-	sed -n '/^message 1$/,/^message 2$/p' parsed >one
-	check_request one main topic
-	grep -Fqx 'message-id <one@example.com>' one
-	sed -n '/^message 2$/,/^message 3$/p' parsed >two
-	grep -Fqx "error no 'The following changes since commit' line" two
-	sed -n '/^message 3$/,$p' parsed >three
-	check_request three main for-linus tags/for-linus
-	grep -Fqx 'tag-message ext4 for vN\n\nFrom the desk of A U Thor: all of ext4.' three
+		mail_message 7bit 'Subject: Re: [GIT PULL] one' >"$BATS_TEST_TMPDIR/m2"
+	request_pull linus for-linus
+	mail_message 8bit 'Subject: [GIT PULL] two' <"$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/m3"
+	mail_mbox "$BATS_TEST_TMPDIR"/m[1-3] >"$BATS_TEST_TMPDIR/mbox"
+	grep -q '^>From the desk' "$BATS_TEST_TMPDIR/mbox"
+	parse "$BATS_TEST_TMPDIR/mbox"
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/all"
+	[ "$(sed -n 1p "$BATS_TEST_TMPDIR/all")" = mbox ]
+	[ "$(grep -c '^message ' "$BATS_TEST_TMPDIR/all")" -eq 3 ]
+	message_of_parse 1
+	check_request linus topic
+	parsed_has 'message-id <one@example.com>'
+	message_of_parse 2
+	parsed_has "error no 'The following changes since commit' line"
+	message_of_parse 3
+	check_request linus for-linus tags/for-linus
+	parsed_has 'tag-message ext4 for vN\n\nFrom the desk of A U Thor: all of ext4.'
 }
 
 @test "paths longer than the stat's width: '.../tail' rows still stand for their files" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
+	history_stat_shapes
+	request_of_topic
 	grep -q '^ \.\.\./.* | ' "$BATS_TEST_TMPDIR/request"
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	grep -q '^row [0-9]* \.\.\./' parsed
-	check_request parsed main topic
+	grep -q '^row [0-9]* \.\.\./' "$BATS_TEST_TMPDIR/actual"
+	check_request linus topic
 }
 
 @test "a sender's core.quotePath=false: UTF-8 names, abbreviated, still match" {
-	history_simple_topic repo
-	git checkout -q topic
+	history_simple
 	deep=$(printf 'dokumentation/übersetzungen/%.0s' 1 2 3)
 	mkdir -p "$deep"
 	echo text >"$deep/größenänderung.txt"
 	echo text >"$(printf 'caf\303\251').txt"
-	git add -A && test_tick && git commit -q -m "utf-8 names"
-	git checkout -q main
-	publish main topic
-	git -c core.quotePath=false request-pull main "$URL" topic \
+	commit_all "utf-8 names"
+	publish linus topic
+	git -c core.quotePath=false request-pull linus "$URL" topic \
 		>"$BATS_TEST_TMPDIR/request"
 	grep -q 'café.txt' "$BATS_TEST_TMPDIR/request"
 	grep -q '^ \.\.\./' "$BATS_TEST_TMPDIR/request"
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
+	parse "$BATS_TEST_TMPDIR/request"
+	check_request linus topic
 }
 
 @test "renames: {a => b} and a => b give both paths, a mode change after a rename has no name" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
-	grep -Fqx 'row 0 doc/{moved.txt => renamed.txt}' parsed
-	grep -A2 -Fx 'row 0 doc/{ => sub}/deeper.txt' parsed |
+	history_stat_shapes
+	request_of_topic
+	check_request linus topic
+	parsed_has 'row 0 doc/{moved.txt => renamed.txt}' 'row 0 script => tools/script'
+	grep -A2 -Fx 'row 0 doc/{ => sub}/deeper.txt' "$BATS_TEST_TMPDIR/actual" |
 		grep -Fqx '  from doc/deeper.txt'
-	grep -Fqx 'row 0 script => tools/script' parsed
-	grep -A2 -Fx 'summary rename 100% script => tools/script' parsed >renamed
-	cat >expect <<-'EOF'
+	grep -A2 -Fx 'summary rename 100% script => tools/script' "$BATS_TEST_TMPDIR/actual" \
+		>"$BATS_TEST_TMPDIR/renamed"
+	test_cmp - "$BATS_TEST_TMPDIR/renamed" <<-'EOF'
 	summary rename 100% script => tools/script
 	  path tools/script
 	  from script
 	EOF
-	test_cmp expect renamed
-	grep -A1 -Fx '  from script' parsed | grep -Fqx 'summary mode-change 100644 100755'
+	grep -A1 -Fx '  from script' "$BATS_TEST_TMPDIR/actual" |
+		grep -Fqx 'summary mode-change 100644 100755'
 }
 
 @test "binary files: 'Bin <old> -> <new> bytes' with git's blob sizes" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	[ "$(grep -c '^row bin ' parsed)" -eq 3 ]
-	check_request parsed main topic
+	history_stat_shapes
+	request_of_topic
+	[ "$(grep -c '^row bin ' "$BATS_TEST_TMPDIR/actual")" -eq 3 ]
+	check_request linus topic
+}
+
+# tag_request <tag> [<git tag option>...]: the request of the tag <tag>
+# of topic, made with the options and a message on stdin, from linus.
+tag_request() {
+	local tag=$1
+	shift
+	git tag "$@" -F - "$tag" topic &&
+	publish linus "$tag" &&
+	request_pull linus "$tag" &&
+	parse "$BATS_TEST_TMPDIR/request" &&
+	check_request linus "$tag" "tags/$tag"
 }
 
 @test "an annotated tag: the tag message section and the tags/ ref" {
-	history_simple_topic repo
-	git tag -a -m 'ext4 for vN
+	history_simple
+	tag_request for-linus -a <<-\EOF
+	ext4 for vN
 
-The extents work, and the directory fix.' for-linus topic
-	publish main for-linus
-	request_pull main for-linus
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main for-linus tags/for-linus
+	The extents work, and the directory fix.
+	EOF
 	msg=$(git cat-file tag for-linus | sed '1,/^$/d' | sed -e ':a' -e 'N;$!ba' -e 's/\n/\\n/g')
-	grep -Fqx "tag-message $msg" parsed
-	grep -Fqx "shortlog $(git shortlog main..topic | sed -e ':a' -e 'N;$!ba' -e 's/\n$//' -e 's/\n/\\n/g')" parsed
+	parsed_has "tag-message $msg" \
+		"shortlog $(git shortlog linus..topic | sed -e ':a' -e 'N;$!ba' -e 's/\n$//' -e 's/\n/\\n/g')"
 }
 
 @test "a signed tag: the request and its tag message, the signature aside or not" {
 	command -v ssh-keygen >/dev/null || skip "no ssh-keygen"
-	history_simple_topic repo
+	history_simple
 	ssh-keygen -q -t ed25519 -N '' -C tester -f "$HOME/key"
 	git config gpg.format ssh
 	git config user.signingKey "$HOME/key.pub"
-	git tag -s -m 'signed ext4 for vN' for-linus topic
+	tag_request for-linus -s <<<'signed ext4 for vN'
 	git cat-file tag for-linus | grep -q 'BEGIN SSH SIGNATURE'
-	publish main for-linus
-	request_pull main for-linus
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main for-linus tags/for-linus
-	grep -q '^tag-message signed ext4 for vN' parsed
+	grep -q '^tag-message signed ext4 for vN' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a diffstat quoted in the tag message is passed over" {
+	history_simple
+	tag_request for-linus -a <<-'EOF'
+	ext4 for vN
+
+	Last time's diffstat was:
+
+	 fs/ext4/old.c | 2 +-
+	 1 file changed, 1 insertion(+), 1 deletion(-)
+	EOF
+	parsed_lacks 'row 2 fs/ext4/old.c'
 }
 
 @test "a branch description section" {
-	history_simple_topic repo
+	history_simple
 	git config branch.topic.description 'The ext4 topic.'
-	publish main topic
-	request_pull main topic
+	request_of_topic
 	grep -q '^(from the branch description for topic' "$BATS_TEST_TMPDIR/request"
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
-	grep -Fqx 'description The ext4 topic.' parsed
-	run ! grep -q '^tag-message ' parsed
+	check_request linus topic
+	parsed_has 'description The ext4 topic.'
+	parsed_lacks '^tag-message '
 }
 
 @test "request-pull -p: the patch after the diffstat, even one that looks like a diffstat, is not it" {
-	history_simple_topic repo
+	history_simple
 	git checkout -q -b base vN-rc2
 	mkdir -p fs/ext4
 	{
@@ -506,134 +532,118 @@ The extents work, and the directory fix.' for-linus topic
 		echo 'x | 1 +'
 		echo '1 file changed, 1 insertion(+)'
 	} >fs/ext4/notes
-	git add -A && test_tick && git commit -q -m notes
-	git checkout -q topic && git merge -q --no-edit base
+	commit_all notes
+	git checkout -q topic
+	test_merge base
 	echo changed >>fs/ext4/notes
-	git commit -q -am "notes: more"
-	git checkout -q main && git merge -q --no-edit base
-	publish main topic
-	request_pull -p main topic
+	commit_all "notes: more"
+	git checkout -q linus
+	test_merge base
+	git checkout -q topic
+	publish linus topic
+	request_pull -p linus topic
 	grep -qx ' 1 file changed, 1 insertion(+)' "$BATS_TEST_TMPDIR/request"
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
-	grep -qx patch parsed
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" without
-	grep -vx patch parsed >actual
-	test_cmp without actual
-}
-
-@test "a diffstat quoted in the tag message is passed over" {
-	history_simple_topic repo
-	git tag -a -F - for-linus topic <<-'EOF'
-	ext4 for vN
-
-	Last time's diffstat was:
-
-	 fs/ext4/old.c | 2 +-
-	 1 file changed, 1 insertion(+), 1 deletion(-)
-	EOF
-	publish main for-linus
-	request_pull main for-linus
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main for-linus tags/for-linus
-	run ! grep -q 'row 2 fs/ext4/old.c' parsed
+	parse "$BATS_TEST_TMPDIR/request"
+	check_request linus topic
+	parsed_has patch
+	grep -vx patch "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/with-patch"
+	request_pull linus topic
+	parse "$BATS_TEST_TMPDIR/request"
+	test_cmp "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/with-patch"
 }
 
 @test "no ref on the URL line: the URL alone (the remote's HEAD)" {
-	history_simple_topic repo
-	publish main topic
-	git checkout -q topic
-	run git request-pull main "$URL"
-	printf '%s\n' "$output" >request
-	grep -qx "  $URL " request
-	parse request parsed
-	grep -Fqx "url $URL" parsed
-	run ! grep -q '^ref ' parsed
+	history_simple
+	publish linus topic
+	capture git request-pull linus "$URL"
+	grep -qx "  $URL " "$BATS_TEST_TMPDIR/actual"
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/request"
+	parse "$BATS_TEST_TMPDIR/request"
+	parsed_has "url $URL"
+	parsed_lacks '^ref '
 }
 
 @test "a SHA-256 repository: 64-digit ids" {
-	git init -q --object-format=sha256 repo
-	cd repo
-	test_commit base file one
-	git checkout -q -b topic
-	test_commit work file two
-	git checkout -q main
-	test_commit upstream other three
+	GIT_DEFAULT_HASH=sha256 history_simple
 	git init -q --bare --object-format=sha256 "$PUB"
-	publish main topic
-	request_pull main topic
-	parse "$BATS_TEST_TMPDIR/request" parsed
-	check_request parsed main topic
-	[ "$(grep '^tip ' parsed | wc -c)" -eq $((4 + 64 + 1)) ]
-}
-
-# no_request <file> <error>: the file holds no request, for that reason.
-no_request() {
-	parse "$1" parsed
-	grep -Fx "error $2" parsed
+	request_of_topic
+	check_request linus topic
+	[ "$(grep '^tip ' "$BATS_TEST_TMPDIR/actual" | wc -c)" -eq $((4 + 64 + 1)) ]
 }
 
 @test "an empty input: one message without a request" {
-	: >empty
-	parse empty parsed
-	printf '%s\n' 'message 1' "error no 'The following changes since commit' line" >expect
-	test_cmp expect parsed
+	parse /dev/null
+	expect_stdout <<-\EOF
+	message 1
+	error no 'The following changes since commit' line
+	EOF
 }
 
 @test "no request at all: names the first line missing" {
-	printf 'Hi,\n\nplease pull my tree.\n' >mail
-	no_request mail "no 'The following changes since commit' line"
+	printf 'Hi,\n\nplease pull my tree.\n' >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "error no 'The following changes since commit' line"
+}
+
+# no_request_without <sed script> <error>: the request with the sed
+# script applied to it holds no request any more, for that reason.
+no_request_without() {
+	sed "$1" "$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail" &&
+	parse "$BATS_TEST_TMPDIR/mail" &&
+	parsed_has "error $2"
 }
 
 @test "no repository line: named" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	sed '/are available in the Git repository at:/d' "$BATS_TEST_TMPDIR/request" >mail
-	no_request mail "no 'are available in the Git repository at:' line"
+	history_simple
+	request_of_topic
+	no_request_without '/are available in the Git repository at:/d' \
+		"no 'are available in the Git repository at:' line"
 }
 
 @test "no URL after the repository line: named" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	grep -v "^  $URL" "$BATS_TEST_TMPDIR/request" >mail
-	no_request mail "no repository URL after 'are available in the Git repository at:'"
+	history_simple
+	request_of_topic
+	no_request_without "\\|^  $URL|d" \
+		"no repository URL after 'are available in the Git repository at:'"
 }
 
 @test "no 'up to' line: named" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	grep -v '^for you to fetch' "$BATS_TEST_TMPDIR/request" >mail
-	no_request mail "no 'for you to fetch changes up to' line"
+	history_simple
+	request_of_topic
+	no_request_without '/^for you to fetch/d' \
+		"no 'for you to fetch changes up to' line"
 }
 
 @test "a malformed commit id: named" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	sed 's/^\(The following changes since commit \)[0-9a-f]*/\1xyz/' \
-		"$BATS_TEST_TMPDIR/request" >mail
-	no_request mail "no commit id after 'The following changes since commit'"
+	history_simple
+	request_of_topic
+	no_request_without 's/^\(The following changes since commit \)[0-9a-f]*/\1xyz/' \
+		"no commit id after 'The following changes since commit'"
 }
 
 @test "no diffstat: named" {
-	history_simple_topic repo
-	publish main topic
-	request_pull main topic
-	sed '/^ .* | /,$d' "$BATS_TEST_TMPDIR/request" >mail
-	no_request mail "no diffstat (no ' N files changed' line)"
+	history_simple
+	request_of_topic
+	# shellcheck disable=SC2016 # sed's $, the last line
+	no_request_without '/^ .* | /,$d' "no diffstat (no ' N files changed' line)"
 }
 
 @test "a stat row broken by a mail client: the rows do not add up, said so" {
-	history_stat_shapes repo
-	publish main topic
-	request_pull main topic
-	sed '/^ fs\/ext4\/dir.c /s/ *|/\n&/' "$BATS_TEST_TMPDIR/request" >mail
-	grep -q '^ *|  *1 +$' mail
-	no_request mail "the diffstat's rows do not add up to its 'files changed' line"
+	history_stat_shapes
+	request_of_topic
+	no_request_without '/^ \.\.\.\/calc\.c /s/ *|/\n&/' \
+		"the diffstat's rows do not add up to its 'files changed' line"
+	grep -q '^ *|  *1 +$' "$BATS_TEST_TMPDIR/mail"
+}
+
+# pullmsg_says <status> <line> <subcommand> <arg>...: test-pullmsg exits
+# <status> and prints <line>.
+pullmsg_says() {
+	local want=$1 line=$2
+	shift 2
+	capture "$PULLMSG" "$@" &&
+	expect_status "$want" &&
+	expect_stdout <<<"$line"
 }
 
 @test "URLs of the transports a maintainer pulls over are accepted" {
@@ -641,10 +651,10 @@ no_request() {
 		http://example.com/repo.git git://git.kernel.org/pub/scm/git/git.git \
 		ssh://git@example.com:2222/srv/repo.git git@example.com:srv/repo.git \
 		'example.com:~user/repo' 'ssh://[::1]/repo'; do
-		"$PULLMSG" url "$url"
+		capture "$PULLMSG" url "$url"
+		expect_status 0
 	done
-	run "$PULLMSG" url git@example.com:repo
-	[ "$output" = "ok scp" ]
+	pullmsg_says 0 "ok scp" url git@example.com:repo
 }
 
 @test "URLs that could run something or be an option are refused" {
@@ -658,29 +668,25 @@ no_request() {
 		"$(printf 'https://example.com/r\nx')" "$(printf 'https://e.com/\033[1m')" \
 		'https://' 'ssh:///path' 'file:///srv/repo.git' '/srv/repo.git' \
 		'../repo' 'repo'; do
-		run "$PULLMSG" url "$url"
-		[ "$status" -eq 1 ] || { echo "accepted: $url" >&2; return 1; }
-		[[ $output = "refused: "* ]]
+		capture "$PULLMSG" url "$url"
+		expect_status 1 || { echo "accepted: $url" >&2; return 1; }
+		grep -q '^refused: ' "$BATS_TEST_TMPDIR/actual"
 	done
-	run "$PULLMSG" url ''
-	[ "$output" = "refused: empty URL" ]
+	pullmsg_says 1 "refused: empty URL" url ''
 }
 
 @test "file:// and local paths only with allow-local" {
-	run "$PULLMSG" url file:///srv/repo.git
-	[ "$output" = "refused: local repository (file://) refused without allow-local" ]
-	run "$PULLMSG" url ../repo
-	[ "$output" = "refused: local repository path refused without allow-local" ]
-	run "$PULLMSG" url --allow-local file:///srv/repo.git
-	[ "$output" = "ok file" ]
-	run "$PULLMSG" url --allow-local ../repo
-	[ "$output" = "ok local" ]
-	run "$PULLMSG" url --allow-local ./-repo
-	[ "$output" = "ok local" ]
-	run "$PULLMSG" url --allow-local -repo
-	[ "$status" -eq 1 ]
-	run "$PULLMSG" url --allow-local 'ext::sh'
-	[ "$status" -eq 1 ]
+	pullmsg_says 1 "refused: local repository (file://) refused without allow-local" \
+		url file:///srv/repo.git
+	pullmsg_says 1 "refused: local repository path refused without allow-local" \
+		url ../repo
+	pullmsg_says 0 "ok file" url --allow-local file:///srv/repo.git
+	pullmsg_says 0 "ok local" url --allow-local ../repo
+	pullmsg_says 0 "ok local" url --allow-local ./-repo
+	capture "$PULLMSG" url --allow-local -repo
+	expect_status 1
+	capture "$PULLMSG" url --allow-local 'ext::sh'
+	expect_status 1
 }
 
 @test "refs: the verdict of git check-ref-format --allow-onelevel, and never '-' or '+' first" {
@@ -689,15 +695,12 @@ no_request() {
 		'a/' 'a:b' 'a?b' 'a*' 'a[b' 'a\b' 'a^b' 'a~1' "$(printf 'a\tb')" \
 		"$(printf 'a\177b')" 'ü/ref' 'a.b.' 'x..' 'v1.0' 'a/.' '.' ..; do
 		if git check-ref-format --allow-onelevel "$ref"; then want=0; else want=1; fi
-		run "$PULLMSG" ref "$ref"
-		[ "$status" -eq "$want" ] || { echo "'$ref': git $want, $output" >&2; return 1; }
+		capture "$PULLMSG" ref "$ref"
+		expect_status "$want" || { echo "'$ref': git says $want" >&2; return 1; }
 	done
-	run "$PULLMSG" ref -x
-	[ "$output" = "refused: ref starts with '-'" ]
-	run "$PULLMSG" ref +master
-	[ "$output" = "refused: ref starts with '+'" ]
-	run "$PULLMSG" ref ''
-	[ "$output" = "refused: empty ref" ]
+	pullmsg_says 1 "refused: ref starts with '-'" ref -x
+	pullmsg_says 1 "refused: ref starts with '+'" ref +master
+	pullmsg_says 1 "refused: empty ref" ref ''
 }
 
 @test "stat names are git's own: pprint_rename's braces and quote_c_style" {
@@ -707,7 +710,7 @@ no_request() {
 		"$(printf 'caf\303\251')" 'sp ace'; do
 		seq 1 50 | sed "s|^|$f |" >"$f"
 	done
-	git add -A && test_tick && git commit -q -m base
+	commit_all base
 	mkdir -p a/z/c x/y d2 other
 	git mv a/b/c/f a/z/c/f
 	git mv x/f x/y/f
@@ -718,10 +721,8 @@ no_request() {
 	git mv 'dq"name' plain
 	git mv "$(printf 'caf\303\251')" cafe
 	git mv 'sp ace' 'sp ace2'
-	test_tick && git commit -q -m renames
+	commit_all renames
 	for quotepath in true false; do
-		git -c core.quotePath=$quotepath diff -M --stat=1000,1000 HEAD~ HEAD |
-			sed -n 's/^ \(.*[^ ]\) *| .*/\1/p' | sort >expect
 		opt=
 		[ $quotepath = true ] || opt=--no-quotepath
 		git diff -M --numstat -z HEAD~ HEAD |
@@ -729,22 +730,18 @@ no_request() {
 			IFS= read -r -d '' from
 			IFS= read -r -d '' to
 			"$PULLMSG" stat-name $opt "$to" "$from"
-		done | sort >actual
-		test_cmp expect actual
+		done | sort >"$BATS_TEST_TMPDIR/actual"
+		git -c core.quotePath=$quotepath diff -M --stat=1000,1000 HEAD~ HEAD |
+			sed -n 's/^ \(.*[^ ]\) *| .*/\1/p' | sort | expect_stdout
 	done
 }
 
 @test "an abbreviated name matches by its tail, from a '/' on" {
-	"$PULLMSG" match '.../c/file.c' a/b/c/file.c
-	"$PULLMSG" match '...file.c' longfile.c
-	run "$PULLMSG" match '.../c/file.c' a/b/x/file.c
-	[ "$output" = no ]
-	run "$PULLMSG" match '...c/file.c' a/b/c/file.c
-	[ "$output" = no ]
-	run "$PULLMSG" match '.../{f.c => g.c}' dir/g.c dir/f.c
-	[ "$output" = abbreviated ]
-	run "$PULLMSG" match 'dir/{f.c => g.c}' dir/g.c dir/f.c
-	[ "$output" = exact ]
-	run "$PULLMSG" match 'dir/g.c' dir/g.c dir/f.c
-	[ "$output" = no ]
+	pullmsg_says 0 abbreviated match '.../c/file.c' a/b/c/file.c
+	pullmsg_says 0 abbreviated match '...file.c' longfile.c
+	pullmsg_says 1 no match '.../c/file.c' a/b/x/file.c
+	pullmsg_says 1 no match '...c/file.c' a/b/c/file.c
+	pullmsg_says 0 abbreviated match '.../{f.c => g.c}' dir/g.c dir/f.c
+	pullmsg_says 0 exact match 'dir/{f.c => g.c}' dir/g.c dir/f.c
+	pullmsg_says 1 no match 'dir/g.c' dir/g.c dir/f.c
 }

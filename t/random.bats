@@ -8,19 +8,13 @@
 # failure names its seed; `t/lib/random-history /tmp/r <seed>` rebuilds
 # that history.
 
-load lib/random-env
+load test_helper
 
 FIXED_SEEDS="1 2 3 5 7 11 13 17 19 23 29 31 37 41 43 47 53 58 59 61
 	67 71 73 79 83 89 97 101 1009 4242 31337 65535"
 
 setup() {
-	world=$(mktemp -d "${BATS_TMPDIR:-/tmp}/random.XXXXXX")
-	random_env "$world"
-	PATH=${CLEAN_DIFFSTAT_DIR:-$BATS_TEST_DIRNAME/..}:$PATH
-}
-
-teardown() {
-	rm -rf "$world"
+	setup_world
 }
 
 seeds() {
@@ -33,35 +27,20 @@ seeds() {
 	fi
 }
 
-# check_seed <seed>: 0 when tool and procedure agree, 2 when the seed
-# was skipped, else 1 with the difference on stdout
-check_seed() {
-	local s=$1 repo=$world/r$1 rc=0
-
-	"$BATS_TEST_DIRNAME/lib/random-history" "$repo" "$s" 2>/dev/null ||
-		rc=$?
-	if [ "$rc" -eq 3 ]; then
-		return 2
-	elif [ "$rc" -ne 0 ]; then
-		echo "seed $s: random-history failed ($rc)"
-		return 1
-	fi
-	cp -a "$repo" "$repo.proc"
-	(cd "$repo.proc" &&
-	 git checkout -q -b TEMP upstream &&
-	 git merge -q --no-edit topic &&
-	 git diff -C --stat --summary upstream..TEMP) >"$world/expect" ||
-		{ echo "seed $s: procedure failed"; return 1; }
+# check_seed <seed>: 0 when tool and procedure agree on the history of
+# <seed>, 2 when the seed's merge conflicts (skipped), else 1 with the
+# difference on stderr.
+check_seed() (
 	rc=0
-	(cd "$repo" && git clean-diffstat upstream topic) >"$world/actual" \
-		2>"$world/err" || rc=$?
-	if [ "$rc" -ne 0 ] || ! cmp -s "$world/expect" "$world/actual"; then
-		echo "seed $s: exit $rc, stderr: $(cat "$world/err")"
-		diff -u "$world/expect" "$world/actual" | head -40
-		return 1
-	fi
-	rm -rf "$repo" "$repo.proc"
-}
+	"$BATS_TEST_DIRNAME/lib/random-history" "r$1" "$1" 2>/dev/null || rc=$?
+	[ "$rc" -ne 3 ] || exit 2
+	[ "$rc" -eq 0 ] || { echo "seed $1: random-history failed ($rc)" >&2; exit 1; }
+	cd "r$1" &&
+	expect_procedure upstream topic &&
+	run_tool upstream topic &&
+	matches_procedure &&
+	cd .. && rm -rf "r$1"
+)
 
 @test "for every seeded random history the tool prints the procedure's diffstat" {
 	local s failed=() skipped=() ran=0 rc

@@ -36,43 +36,42 @@ setup() {
 # The figures are the plain binary's: a sanitizer's runtime (which must
 # come first) or valgrind has a memory of its own.
 skip_if_sanitized() {
-	if [ "$(head -c 4 "$BIN/git-clean-diffstat")" != "$(printf '\177ELF')" ]; then
-		skip "the binary runs under a wrapper"
-	fi
+	! tool_is_wrapped || skip "the binary runs under a wrapper"
 	if ldd "$BIN/git-clean-diffstat" | grep -q 'lib[atu]san'; then
 		skip "the binary is built with a sanitizer"
 	fi
 }
 
-# The tool's own peak resident set, read by the tool at exit through the
-# LD_PRELOAD probe the benchmarks use (bench/vmhwm.c): /usr/bin/time would
-# report the largest git child instead.
-own_peak_kb() {
+# run_tool_own_peak <args>...: run_tool, and its own peak resident set
+# in kB in $kb, read by the tool at exit through the LD_PRELOAD probe
+# the benchmarks use (bench/vmhwm.c): /usr/bin/time would report the
+# largest git child instead.
+run_tool_own_peak() {
 	cc -O2 -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
 		skip "no C compiler for the probe"
-	rm -f "$BATS_TEST_TMPDIR/hwm"
 	BENCH_VMHWM_FILE=$BATS_TEST_TMPDIR/hwm BENCH_VMHWM_PROG=git-clean-diffstat \
-	LD_PRELOAD=$BATS_TEST_TMPDIR/vmhwm.so "$@" >"$BATS_TEST_TMPDIR/out"
-	awk '{ print $3 }' "$BATS_TEST_TMPDIR/hwm"
+	LD_PRELOAD=$BATS_TEST_TMPDIR/vmhwm.so run_tool "$@"
+	kb=$(awk '{ print $3 }' "$BATS_TEST_TMPDIR/hwm")
 }
 
 @test "50,000 files and a 100 MB binary: the procedure's diffstat, the tool under 4 MiB" {
 	skip_if_sanitized
-	procedure_diffstat main topic >expect
-	kb=$(own_peak_kb git-clean-diffstat main topic)
-	test_cmp expect "$BATS_TEST_TMPDIR/out"
-	[ "$(grep -c '^ dir' expect)" -eq 50000 ]
-	grep -q '^ big.bin  *| Bin 0 -> 104857600 bytes$' expect
+	expect_procedure main topic
+	run_tool_own_peak main topic
+	matches_procedure
+	[ "$(grep -c '^ dir' "$BATS_TEST_TMPDIR/actual")" -eq 50000 ]
+	grep -q '^ big.bin  *| Bin 0 -> 104857600 bytes$' "$BATS_TEST_TMPDIR/actual"
 	echo "tool's own peak RSS: $kb kB" >&3
 	[ "$kb" -lt 4096 ]
-	assert_no_tempdir
 }
 
-@test "the patch of 50,000 files and a 100 MB binary goes straight through" {
+@test "the patch of 50,000 files and a 100 MB binary goes straight through, the tool under 4 MiB" {
 	skip_if_sanitized
-	kb=$(own_peak_kb git-clean-diffstat -p --binary main topic)
-	[ "$(grep -c '^diff --git ' "$BATS_TEST_TMPDIR/out")" -eq 50001 ]
-	grep -q '^GIT binary patch$' "$BATS_TEST_TMPDIR/out"
+	run_tool_own_peak -p --binary main topic
+	expect_status 0
+	[ "$(grep -c '^diff --git ' "$BATS_TEST_TMPDIR/actual")" -eq 50001 ]
+	grep -q '^GIT binary patch$' "$BATS_TEST_TMPDIR/actual"
 	echo "tool's own peak RSS with the patch: $kb kB" >&3
 	[ "$kb" -lt 4096 ]
+	expect_unchanged
 }

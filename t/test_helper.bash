@@ -1,15 +1,27 @@
 # shellcheck shell=bash
-# What every test of git clean-diffstat needs: a world of its own (HOME,
-# TMPDIR, no system config, fixed dates), the freshly built binary first
-# on PATH, test_cmp, small commit helpers, the document's procedure as
-# the oracle, and a checksum of a repository to prove it untouched.
+# What every test of git clean-diffstat loads: a world of its own (HOME,
+# TMPDIR, no system config, fixed dates), the git-clean-diffstat to test
+# first on PATH, the commit helpers, and, from t/lib, the way to run and
+# judge the tool, fake git included (tool.bash), the oracles it is judged
+# by (procedure.bash) and the document's histories (histories.bash).
+#
+# A test file starts with
+#
+#	load test_helper
+#	setup() { setup_world; history_messy; }
+#
+# and each @test runs in $BATS_TEST_TMPDIR, which bats removes after it.
 
 # TOP: the source tree; BIN: where the git-clean-diffstat to test is
-# (make test: the one just built; make valgrind: a wrapper running it
-# under valgrind).
+# (make test: the one just built; make valgrind: t/valgrind, a wrapper
+# running it under valgrind).
 TOP=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 BIN=${CLEAN_DIFFSTAT_DIR:-$TOP}
 bats_require_minimum_version 1.5.0
+
+load lib/tool
+load lib/procedure
+load lib/histories
 
 setup_world() {
 	export PATH="$BIN:$PATH"
@@ -22,7 +34,7 @@ setup_world() {
 		GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES \
 		GIT_CEILING_DIRECTORIES GIT_PAGER PAGER GIT_EXTERNAL_DIFF \
 		GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT \
-		XDG_CONFIG_HOME COLUMNS
+		GIT_DEFAULT_HASH XDG_CONFIG_HOME COLUMNS
 	mkdir -p "$HOME" "$TMPDIR"
 	git config --global init.defaultBranch main
 	git config --global advice.detachedHead false
@@ -38,9 +50,24 @@ test_tick() {
 	export GIT_AUTHOR_DATE="$test_tick -0700"
 }
 
+# commit_all <message>: commit the whole work tree as it is, and tag the
+# commit <message> when that is one word.
+commit_all() {
+	git add -A &&
+	test_tick &&
+	git commit -q -m "$1" &&
+	tag_one_word "$1"
+}
+
+tag_one_word() {
+	case $1 in
+	'' | *[!A-Za-z0-9._-]*) ;;
+	*) git tag "$1" ;;
+	esac
+}
+
 # test_commit <message> <file> [<line>...]: append the lines (default: the
-# message) to the file, commit, and tag the commit <message> when it is
-# one word.
+# message) to the file and commit_all.
 test_commit() {
 	local msg=$1 file=$2
 	shift 2
@@ -48,40 +75,28 @@ test_commit() {
 	if [ $# -eq 0 ]; then
 		set -- "$msg"
 	fi
-	printf '%s\n' "$@" >>"$file"
-	git add -- "$file"
-	test_tick
-	git commit -q -m "$msg"
-	case $msg in
-	*[!A-Za-z0-9._-]*) ;;
-	*) git tag "$msg" ;;
-	esac
+	printf '%s\n' "$@" >>"$file" &&
+	commit_all "$msg"
 }
 
 # on <branch> <command>...: run <command> on <branch> and commit it all.
 on() {
 	local branch=$1
 	shift
-	git checkout -q "$branch" && "$@" && git add -A &&
-	test_tick && git commit -q -m "$branch: $*"
+	git checkout -q "$branch" && "$@" && commit_all "$branch: $*"
 }
 
-# test_merge <branch> [<message>]: a real merge commit on the current branch.
+# test_merge <branch> [<message>]: a real merge commit on the current
+# branch, tagged <message> when that is one word.
 test_merge() {
 	test_tick
-	git merge -q --no-ff --no-edit ${2:+-m "$2"} "$1"
+	git merge -q --no-ff --no-edit ${2:+-m "$2"} "$1" >/dev/null &&
+	tag_one_word "${2-}"
 }
 
-# fake_git <dir> <shell code>: put in $BATS_TEST_TMPDIR/<dir> a git that
-# runs the code (with git's arguments as "$@") and then the real git.  Put
-# <dir> first on PATH and run git-clean-diffstat itself: through
-# "git clean-diffstat", git would put its own exec-path first.
-fake_git() {
-	local dir=$BATS_TEST_TMPDIR/$1 real
-	real=$(command -v git)
-	mkdir -p "$dir"
-	printf '#!/bin/sh\n%s\nexec "%s" "$@"\n' "$2" "$real" >"$dir/git"
-	chmod +x "$dir/git"
+# Does the git-clean-diffstat to test run under a wrapper (valgrind)?
+tool_is_wrapped() {
+	[ "$(head -c 4 "$BIN/git-clean-diffstat")" != "$(printf '\177ELF')" ]
 }
 
 # git_at_least <major> <minor>: is the git on PATH that new?
@@ -103,61 +118,11 @@ test_cmp() {
 	diff -u "$1" "$2"
 }
 
-# The kernel document's procedure, literally, in a throwaway copy of the
-# repository the current directory is in (cp -a, so configuration, refs and
-# all come along), from the same subdirectory:
-#
-#	git checkout -b TEMP <upstream> && git merge <head> &&
-#	git diff <diff-args, default -C --stat --summary> <upstream>..TEMP [-- <pathspec>]
-#
-# procedure_diffstat <upstream> <head> [<diff-arg>...] [-- <pathspec>...]
-procedure_diffstat() {
-	local upstream=$1 head=$2 top prefix copy
-	shift 2
-	top=$(git rev-parse --show-toplevel) || return
-	prefix=$(git rev-parse --show-prefix) || return
-	copy=$(mktemp -d "$BATS_TEST_TMPDIR/procedure.XXXXXX")
-	rm -rf "$copy" && cp -a "$top" "$copy" || return
-	local args=() paths=() seen_dashdash=
-	for a in "$@"; do
-		if [ -n "$seen_dashdash" ]; then
-			paths+=("$a")
-		elif [ "$a" = -- ]; then
-			seen_dashdash=1
-		else
-			args+=("$a")
-		fi
-	done
-	[ ${#args[@]} -gt 0 ] || args=(-C --stat --summary)
-	(
-		cd "$copy/$prefix" &&
-		git checkout -q -b TEMP "$upstream" &&
-		test_tick &&
-		git merge -q --no-edit "$head" >/dev/null &&
-		git diff "${args[@]}" "$upstream..TEMP" -- "${paths[@]}"
-	)
-	local rc=$?
-	rm -rf "$copy"
-	return $rc
-}
-
-# A checksum of every file of a repository (its .git, or the bare
-# repository itself) and of its working tree, with the list of names,
-# and the count of loose objects: equal before and after means untouched.
-repo_checksum() {
-	local dir=${1:-.}
-	(
-		cd "$dir" &&
-		find . -type f -print0 | LC_ALL=C sort -z |
-			xargs -0 sha256sum &&
-		find . -print | LC_ALL=C sort &&
-		git count-objects
-	)
-}
-
-# No quarantine left in TMPDIR.
-assert_no_tempdir() {
-	local left
-	left=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 -name 'git-clean-diffstat.*')
-	[ -z "$left" ] || { echo "left behind: $left" >&2; return 1; }
+# expect_differ <file> <file>: not the same bytes (a test that a case
+# really tells two things apart).
+expect_differ() {
+	if cmp -s "$1" "$2"; then
+		echo "$1 and $2 are the same: the test tells nothing apart" >&2
+		return 1
+	fi
 }

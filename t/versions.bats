@@ -5,28 +5,28 @@
 # the tool does the same.  make test-matrix runs this on every git.
 
 load test_helper
-load lib/histories
-load lib/tool
 
 setup() {
 	setup_world
 }
 
-# the procedure's git merge, run for real, conflicts
-procedure_conflicts() {
-	if procedure_diffstat "$@" >/dev/null 2>&1; then
-		echo "the procedure merged $1 and $2 cleanly" >&2
-		return 1
+# follows_procedure <since> <conflict>: the procedure's git merge, run
+# for real, merges cleanly before git <since> and conflicts from it on,
+# or the other way round when <since> starts with "!"; and the tool,
+# run last, does what it does: the procedure's diffstat, or merge-tree's
+# with <conflict> listed.
+follows_procedure() {
+	local since=${1#!} conflicts=1
+	git_at_least "${since%%.*}" "${since#*.}" || conflicts=0
+	[ "$1" = "$since" ] || conflicts=$((1 - conflicts))
+	if [ "$conflicts" -eq 1 ]; then
+		run ! procedure_diffstat main topic
+		expect_merge_tree_diff main topic
+		matches_merge_tree main topic <<<"  $2"
+	else
+		expect_procedure main topic
+		matches_procedure
 	fi
-}
-
-# The tool's report of a content conflict in f.c, exit 1.
-conflicts_in_f_c() {
-	expect_status 1
-	expect_stderr <<-'EOF'
-	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
-	  f.c (content)
-	EOF
 }
 
 # f.c as three versions: base on main, then topic and main each change
@@ -34,13 +34,13 @@ conflicts_in_f_c() {
 three_versions() {
 	git init -q repo && cd repo || return
 	printf '%s\n' "$1" >f.c
-	git add f.c && test_tick && git commit -q -m base
+	commit_all base
 	git checkout -q -b topic
 	printf '%s\n' "$2" >f.c
-	test_tick && git commit -q -a -m topic
+	commit_all "topic: f.c"
 	git checkout -q main
 	printf '%s\n' "$3" >f.c
-	test_tick && git commit -q -a -m main
+	commit_all "main: f.c"
 }
 
 # main moves g() up and turns f() into h(); topic changes g()'s loop.
@@ -111,41 +111,23 @@ clean_under_myers() {
 	clean_under_histogram
 	git config diff.algorithm myers
 	run_tool main topic
-	if git_at_least 2 50; then
-		# git merge reads diff.algorithm from 2.47 on, but merge-ort
-		# keeps to histogram until 2.50
-		procedure_conflicts main topic
-		conflicts_in_f_c
-	else
-		expect_procedure main topic
-		matches_procedure
-	fi
+	# git merge reads diff.algorithm from 2.47 on, but merge-ort keeps
+	# to histogram until 2.50
+	follows_procedure 2.50 "f.c (content)"
 }
 
 @test "diff.algorithm=myers: the merge is clean where the procedure's git merge is (2.50 on)" {
 	clean_under_myers
 	git config diff.algorithm myers
 	run_tool main topic
-	if git_at_least 2 50; then
-		expect_procedure main topic
-		matches_procedure
-	else
-		procedure_conflicts main topic
-		conflicts_in_f_c
-	fi
+	follows_procedure '!2.50' "f.c (content)"
 }
 
 @test "diff.algorithm from git -c reaches the merge as it reaches the procedure's" {
 	clean_under_myers
 	export GIT_CONFIG_PARAMETERS="'diff.algorithm'='myers'"
 	run_tool main topic
-	if git_at_least 2 50; then
-		expect_procedure main topic
-		matches_procedure
-	else
-		procedure_conflicts main topic
-		conflicts_in_f_c
-	fi
+	follows_procedure '!2.50' "f.c (content)"
 }
 
 @test "diff.algorithm=histogram is the merge's own algorithm on every git" {
@@ -162,35 +144,20 @@ clean_under_myers() {
 rename_and_edit() {
 	git init -q repo && cd repo || return
 	seq 1 20 >old.c
-	git add old.c && test_tick && git commit -q -m base
+	commit_all base
 	git checkout -q -b topic
 	git mv old.c new.c
-	test_tick && git commit -q -m "topic: rename"
+	commit_all "topic: rename"
 	git checkout -q main
 	sed -i 5s/.*/five/ old.c
-	test_tick && git commit -q -a -m "main: edit"
-}
-
-# The modify/delete conflict of old.c, exit 1.
-conflicts_in_old_c() {
-	expect_status 1
-	expect_stderr <<-'EOF'
-	warning: merging 'topic' into 'main' conflicts; the counts of conflicted files include conflict markers:
-	  old.c (modify/delete)
-	EOF
+	commit_all "main: edit"
 }
 
 @test "merge.renames=false turns rename detection off in the merge from 2.50 on, as in the procedure" {
 	rename_and_edit
 	git config merge.renames false
 	run_tool main topic
-	if git_at_least 2 50; then
-		procedure_conflicts main topic
-		conflicts_in_old_c
-	else
-		expect_procedure main topic
-		matches_procedure
-	fi
+	follows_procedure 2.50 "old.c (modify/delete)"
 }
 
 @test "merge.renames=true wins over diff.renames=false in the merge, as in the procedure" {
@@ -203,7 +170,7 @@ conflicts_in_old_c() {
 }
 
 @test "the upstream of the branch is gone: say so, exit 128" {
-	history_simple_topic repo
+	history_simple
 	git remote add origin "$BATS_TEST_TMPDIR/elsewhere.git"
 	git update-ref refs/remotes/origin/topic topic
 	git checkout -q topic
@@ -211,12 +178,8 @@ conflicts_in_old_c() {
 	# as after "git fetch --prune" once the branch was deleted there
 	git update-ref -d refs/remotes/origin/topic
 	git status -sb | grep -q '^## topic\.\.\.origin/topic \[gone\]$'
-	before=$(repo_checksum)
 	run_tool
-	expect_status 128
-	expect_stdout </dev/null
-	expect_stderr <<-'EOF'
+	expect_failure 128 <<-'EOF'
 	fatal: the upstream 'origin/topic' of branch 'topic' is gone; name the branch to be pulled into: git clean-diffstat <upstream> [<head>]
 	EOF
-	[ "$before" = "$(repo_checksum)" ]
 }

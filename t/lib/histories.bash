@@ -1,85 +1,239 @@
 # shellcheck shell=bash
 # The histories of the kernel's "Handling messy pull-request diffstats"
-# and their messier relatives, each in a new repository in the current
-# directory, built with test_commit and test_merge from test_helper.bash.
-# Each leaves "main" as upstream ("linus") and names the work's branch.
+# and their messier relatives, with files of many lines edited in place,
+# a file the mainline deletes and edits on both sides of several files,
+# so that the merges have real work to do.  Each is built in a new
+# repository <dir> (default: repo) under the current directory, which it
+# enters.  As in the document, the mainline branch is "linus" and the
+# maintainer's branch "topic"; every named commit (vM, vN-rc1, c1, x1,
+# ...) is tagged with its name, and topic is left checked out.  Dates
+# come from test_tick.
+#
+#   history_simple          topic c1..c3 from vN-rc2
+#   history_messy           x1..x3 from vN-rc1 merged into c2 of a topic
+#                           from vN-rc2; linus at vN
+#   history_partly_pulled   history_messy, but linus pulled x2 already:
+#                           two merge bases, x2 and vN-rc2
+#   history_criss_cross     linus and topic merged each other's tip
+#   history_cherry_picks    the same change on both sides
+#   history_three_bases     x1, y1 and z1 from vN-rc2 merged into both
+#                           linus and topic: three merge bases
+#   history_three_bases_long  the same, with a subject and a path too
+#                           long for a line of a mail
 
-# The mainline: vM, vN-rc1, vN-rc2, vN-rc3 with files in several places.
-history_mainline() {
-	git init -q "${1:-repo}" && cd "${1:-repo}" || return
-	test_commit vM Makefile "VERSION = M"
-	test_commit "mm: tidy" mm/page_alloc.c one two three
-	test_commit vN-rc1 Makefile "VERSION = N-rc1"
-	test_commit "net: fix a leak" net/socket.c fix
-	test_commit vN-rc2 Makefile "VERSION = N-rc2"
-	test_commit "sched: balance" kernel/sched/fair.c balance
-	test_commit vN-rc3 Makefile "VERSION = N-rc3"
+# lines <name> <n>: <n> numbered lines for a file called <name>.
+lines() {
+	local i
+
+	for ((i = 1; i <= $2; i++)); do
+		printf '%s line %d\n' "$1" "$i"
+	done
 }
 
-# The document's second picture: a topic c1..cN from vN-rc2.
-history_simple_topic() {
+# edit <file> <n> <text>: replace line <n> of <file> by <text>.
+edit() {
+	sed -i "$2s|.*|$3|" "$1"
+}
+
+# new_file <file> [<n>]: a new file of <n> (default 20) numbered lines.
+new_file() {
+	mkdir -p "$(dirname "$1")"
+	lines "${1##*/}" "${2:-20}" >"$1"
+}
+
+set_version() {
+	printf 'VERSION = %s\n' "$1" >Makefile
+	lines make 5 >>Makefile
+}
+
+# history_mainline [<dir>]: vM, then vN-rc1, vN-rc2, vN-rc3, touching
+# files in several directories.
+history_mainline() {
+	git init -q -b linus "${1:-repo}" && cd "${1:-repo}" || return
+	set_version M
+	new_file README 10
+	new_file drivers/net/eth.c 40
+	new_file drivers/gpu/drm.c 30
+	new_file fs/ext4/inode.c 30
+	new_file kernel/sched/core.c 40
+	new_file Documentation/process/pull-requests.rst 20
+	commit_all vM
+
+	edit kernel/sched/core.c 5 'sched: fairer'
+	commit_all "sched: be fairer"
+	edit drivers/gpu/drm.c 10 'drm: fixed'
+	new_file drivers/gpu/vram.c 12
+	commit_all "drm: fix the vram leak"
+	set_version N-rc1
+	commit_all vN-rc1
+
+	edit fs/ext4/inode.c 20 'ext4: no more corruption'
+	new_file fs/btrfs/ctree.c 25
+	commit_all "ext4, btrfs: fixes"
+	set_version N-rc2
+	commit_all vN-rc2
+
+	edit kernel/sched/core.c 30 'sched: faster'
+	git rm -q drivers/gpu/vram.c
+	commit_all "sched: be faster; drm: drop vram.c"
+	set_version N-rc3
+	commit_all vN-rc3
+}
+
+# The mainline goes on from where it is to vN, editing a file the topic
+# edits too (so that merging it is real work).
+mainline_to_vN() {
+	edit README 2 'README for vN'
+	edit drivers/net/eth.c 38 'eth: vN'
+	edit fs/ext4/inode.c 25 'ext4: last fix'
+	commit_all "ext4: a last fix"
+	set_version N
+	commit_all vN
+}
+
+# The document's second picture: topic c1..c3 from vN-rc2.
+history_simple() {
 	history_mainline "$@" || return
 	git checkout -q -b topic vN-rc2
-	test_commit "c1: ext4 extents" fs/ext4/extents.c c1
-	test_commit "c2: ext4 dir" fs/ext4/dir.c c2
-	test_commit "cN: ext4 super" fs/ext4/super.c cN
-	git checkout -q main
+	edit drivers/net/eth.c 3 'eth: c1'
+	commit_all c1
+	new_file drivers/net/phy.c 15
+	commit_all c2
+	edit Documentation/process/pull-requests.rst 7 'docs: c3'
+	commit_all c3
+}
+
+# The x branch of the messy history: x1..x3 from vN-rc1.
+x_branch() {
+	git checkout -q -b x vN-rc1
+	edit drivers/net/eth.c 30 'eth: x1'
+	commit_all x1
+	new_file drivers/net/x.c 18
+	commit_all x2
+	edit drivers/net/eth.c 35 'eth: x3'
+	edit drivers/gpu/drm.c 25 'drm: x3'
+	commit_all x3
+}
+
+# The topic from vN-rc2: c1, then c2 merging x3, c3 and c4.
+topic_with_x() {
+	git checkout -q -b topic vN-rc2
+	edit drivers/net/eth.c 3 'eth: c1'
+	commit_all c1
+	test_merge x3 "c2: Merge branch 'x' into topic"
+	git tag c2
+	new_file drivers/net/phy.c 15
+	commit_all c3
+	edit Documentation/process/pull-requests.rst 7 'docs: c4'
+	edit drivers/net/x.c 4 'x: c4'
+	commit_all c4
 }
 
 # The document's third picture: x1..x3 from vN-rc1 merged into c2 of a
-# topic from vN-rc2; mainline has moved on to vN.
+# topic from vN-rc2, and the mainline has moved on to vN.  topic is c4.
 history_messy() {
 	history_mainline "$@" || return
-	git checkout -q -b x vN-rc1
-	test_commit "x1: drm core" drivers/gpu/drm/core.c x1
-	test_commit "x2: drm kms" drivers/gpu/drm/kms.c x2
-	test_commit "x3: drm doc" Documentation/drm.txt x3
-	git checkout -q -b topic vN-rc2
-	test_commit "c1: ext4 extents" fs/ext4/extents.c c1
-	test_merge x "c2: Merge branch 'x' into topic"
-	test_commit "cN: ext4 super" fs/ext4/super.c cN
-	git checkout -q main
-	test_commit vN Makefile "VERSION = N"
+	mainline_to_vN
+	x_branch
+	topic_with_x
 }
 
-# history_messy, with upstream having pulled x already: two merge bases
-# (x3 and vN-rc2), and request-pull's diffstat fills with mainline work.
-history_pulled_part() {
-	history_messy "$@" || return
-	test_merge x "Merge branch 'x' of drm into main"
-	test_commit "vN+1-rc1" Makefile "VERSION = N+1-rc1"
+# The messy history, but the mainline pulled x2 already (after vN-rc3),
+# so linus and topic have two merge bases: x2 and vN-rc2.
+history_partly_pulled() {
+	history_mainline "$@" || return
+	x_branch
+	git checkout -q linus
+	test_merge x2 "Merge x2"
+	mainline_to_vN
+	topic_with_x
 }
 
-# A criss-cross: main and topic each merged the other's earlier tip.
+# A criss-cross: linus and topic each merged the other's tip of the
+# time, then went on, so they have two merge bases, l1 and t1.
 history_criss_cross() {
 	history_mainline "$@" || return
 	git checkout -q -b topic vN-rc1
-	test_commit "t1" fs/t.c t1
-	git branch -q m1 vN-rc2
+	edit drivers/net/eth.c 3 'eth: t1'
+	commit_all t1
+	git checkout -q linus
+	edit kernel/sched/core.c 12 'sched: l1'
+	commit_all l1
+	test_merge t1 "Merge t1 into linus"
 	git checkout -q topic
-	test_merge m1 "topic: merge main's rc2"
-	git checkout -q main
-	test_merge "topic~1" "main: merge topic's t1"
+	test_merge l1 "Merge l1 into topic"
+	edit drivers/net/eth.c 20 'eth: t2'
+	new_file drivers/net/t2.c 9
+	commit_all t2
+	git checkout -q linus
+	edit kernel/sched/core.c 22 'sched: l2'
+	commit_all l2
 	git checkout -q topic
-	test_commit "t2" fs/t.c t2
-	git checkout -q main
-	test_commit "m2" mm/page_alloc.c m2
-	git branch -q -D m1
 }
 
-# Cherry-picks on both sides: a fix picked from the topic into main and
-# one picked from main into the topic.
+# The same change on both sides: linus cherry-picked c1 from topic,
+# topic cherry-picked the vN-rc3 fix from linus.
 history_cherry_picks() {
-	history_simple_topic "$@" || return
-	git checkout -q topic
-	test_commit "fix: in both" lib/fix.c fix
-	git checkout -q main
+	history_mainline "$@" || return
+	git checkout -q -b topic vN-rc2
+	edit drivers/net/eth.c 3 'eth: c1'
+	edit fs/ext4/inode.c 3 'ext4: c1'
+	commit_all c1
+	edit drivers/net/eth.c 10 'eth: c2'
+	commit_all c2
+	git checkout -q linus
 	test_tick
-	git cherry-pick topic >/dev/null
-	test_commit "main only" net/socket.c more
+	git cherry-pick -x c1 >/dev/null
+	edit README 5 'README: l1'
+	commit_all l1
 	git checkout -q topic
 	test_tick
-	git cherry-pick main >/dev/null
-	test_commit "topic only" fs/ext4/dir.c more
-	git checkout -q main
+	git cherry-pick -x vN-rc3^ >/dev/null
+	edit drivers/net/eth.c 15 'eth: c3'
+	commit_all c3
+}
+
+# history_three_bases [<dir>]: x1, y1 and z1, each on a branch of its own
+# from vN-rc2 and each editing a line of drivers/net/eth.c (y1 adds
+# drivers/net/y.c too), merged into both linus (after vN-rc3) and topic
+# (from vN-rc2: c1, the merges, c2), so that the two have three merge
+# bases, of which git merge-base picks z1, the newest: git request-pull's
+# diffstat counts the eth.c lines of x1 and y1, and y.c.
+# history_three_bases_long [<dir>]: the same, but y1's subject and the
+# path of one more file of y1 are too long for a line of a mail.
+history_three_bases() {
+	three_bases short "$@"
+}
+
+history_three_bases_long() {
+	three_bases long "$@"
+}
+
+three_bases() {
+	local b subject length=$1
+	shift
+	history_mainline "$@" || return
+	for b in x y z; do
+		git checkout -q -b "$b" vN-rc2
+		case $b in
+		x) edit drivers/net/eth.c 10 'eth: x1' ;;
+		y) edit drivers/net/eth.c 20 'eth: y1' && new_file drivers/net/y.c 5 ;;
+		z) edit drivers/net/eth.c 30 'eth: z1' ;;
+		esac
+		subject=${b}1
+		if [ "$b" = y ] && [ "$length" = long ]; then
+			subject="y1: a subject far too long to be shown whole in a line of a mail"
+			new_file "drivers/$(printf 'very-long-directory-name-%02d/' 1 2 3)$(printf 'a%.0s' {1..10}).c" 3
+		fi
+		commit_all "$subject" && git tag -f "${b}1" >/dev/null
+	done
+	git checkout -q -b topic vN-rc2
+	new_file drivers/net/phy.c 15
+	commit_all c1
+	for b in x1 y1 z1; do test_merge "$b"; done
+	edit Documentation/process/pull-requests.rst 7 'docs: c2'
+	commit_all c2
+	git checkout -q linus
+	for b in x1 y1 z1; do test_merge "$b"; done
+	git checkout -q topic
 }

@@ -1,27 +1,105 @@
 # shellcheck shell=bash
-# Running the tool and judging the run, for the suites that compare the
-# tool as the user spells it with the procedure as the document spells
-# it.  Outputs live in $BATS_TEST_TMPDIR, outside every repository, so
-# that they never show up in a work tree the oracle copies.
+# Running the tool and judging the run: the one way every test does it.
+# What a run printed lives in $BATS_TEST_TMPDIR, outside every
+# repository, so that it never shows up in a work tree the oracle copies.
 #
+#   run_tool <args>...     git clean-diffstat <args>: stdout in
+#                          $BATS_TEST_TMPDIR/actual, stderr in
+#                          $BATS_TEST_TMPDIR/stderr, the exit status in
+#                          $status, and the repository's state before
+#   capture <command>...   the same for any command (a tool run in a
+#                          special way: call remember_repo first)
+#   fake_git <shell code>  git is a fake from now on, see below
+#   start_tool <args>...   run_tool in the background, its own process
+#                          group, SIGINT and SIGQUIT at their defaults;
+#                          wait_tool waits
 #   expect_procedure <procedure_diffstat args>...
-#                          the oracle's output becomes the expected stdout
-#   run_tool <args>...     git clean-diffstat <args>, with stdout, stderr
-#                          and $status kept
-#   matches_procedure      exit 0, stdout what the oracle printed, nothing
-#                          on stderr, no quarantine left
+#                          the oracle's output is the expected stdout
+#   expect_merge_tree_diff <merge_tree_diff args>...
+#                          the same, for a merge that conflicts
+#   matches_procedure      exit 0, stdout what the oracle printed,
+#                          nothing on stderr, the repository unchanged
+#   matches_merge_tree <upstream> <head> [all|some|none]
+#                          exit 1, stdout what merge_tree_diff printed,
+#                          stderr the warning that merging conflicts and
+#                          the conflicted paths on stdin, the repository
+#                          unchanged; the warning says that the counts
+#                          include conflict markers for all conflicted
+#                          files (default), for some (those listed "with
+#                          conflict markers") or for none (no file has
+#                          them: a symlink, binary, modify/delete ...)
+#   expect_failure <n>     exit <n>, nothing on stdout, stderr exactly
+#                          stdin, the repository unchanged
+#   expect_status <n>      the last run's exit status is <n>
 #   expect_stdout, expect_stderr
 #                          the last run's stdout/stderr is stdin exactly
-#   expect_status <n>      the last run's exit status is <n>
+#   expect_unchanged       the repository as it was before the run, and
+#                          nothing left in TMPDIR
+#   differs_from_default <args>...
+#                          the tool given <args> prints something else
+#                          than the last run: an option made a difference
+#   tool_options           the option names -h lists, one a line
+#
+# Each judge is an && chain, so that it fails as a whole even where bash
+# ignores errexit (in a function called before ||, && or after !).
+
+# How the tool is run (an array); fake_git changes it to the binary
+# itself.
+TOOL=(git clean-diffstat)
+
+# fake_git <shell code>: from now on git is a script that runs the code
+# (git's arguments in "$@", the real git in $real_git) and then the real
+# git, and the tool is run as git-clean-diffstat: through "git
+# clean-diffstat", git would put its exec-path, and so the real git,
+# first on PATH.
+fake_git() {
+	local dir=$BATS_TEST_TMPDIR/fake-git
+	mkdir -p "$dir"
+	# shellcheck disable=SC2016 # $real_git and $@ are the fake's
+	printf '#!/bin/sh\nreal_git='\''%s'\''\n%s\nexec "$real_git" "$@"\n' \
+		"$(command -v git)" "$1" >"$dir/git"
+	chmod +x "$dir/git"
+	PATH=$dir:$PATH
+	TOOL=(git-clean-diffstat)
+}
+
+capture() {
+	status=0
+	"$@" >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" ||
+		status=$?
+}
+
+run_tool() {
+	remember_repo &&
+	capture "${TOOL[@]}" "$@"
+}
+
+start_tool() {
+	remember_repo || return
+	# A background job of a script starts with SIGINT and SIGQUIT
+	# ignored; perl puts the defaults back, as an interactive shell
+	# would have them, and no core is dumped for SIGQUIT.  setsid makes
+	# the tool's pid its process group, as a terminal's job is.
+	# shellcheck disable=SC2016 # perl's $SIG, not the shell's
+	(
+		ulimit -c 0
+		exec setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
+			"${TOOL[@]}" "$@"
+	) >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" &
+	TOOL_PID=$!
+}
+
+wait_tool() {
+	status=0
+	wait "$TOOL_PID" || status=$?
+}
 
 expect_procedure() {
 	procedure_diffstat "$@" >"$BATS_TEST_TMPDIR/expect"
 }
 
-run_tool() {
-	status=0
-	git clean-diffstat "$@" >"$BATS_TEST_TMPDIR/actual" \
-		2>"$BATS_TEST_TMPDIR/stderr" || status=$?
+expect_merge_tree_diff() {
+	merge_tree_diff "$@" >"$BATS_TEST_TMPDIR/expect"
 }
 
 expect_status() {
@@ -32,29 +110,111 @@ expect_status() {
 }
 
 expect_stdout() {
-	cat >"$BATS_TEST_TMPDIR/expect"
+	cat >"$BATS_TEST_TMPDIR/expect" &&
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
 }
 
 expect_stderr() {
-	cat >"$BATS_TEST_TMPDIR/expect-stderr"
+	cat >"$BATS_TEST_TMPDIR/expect-stderr" &&
 	test_cmp "$BATS_TEST_TMPDIR/expect-stderr" "$BATS_TEST_TMPDIR/stderr"
 }
 
 matches_procedure() {
-	expect_status 0
-	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
-	expect_stderr </dev/null
-	assert_no_tempdir
+	expect_status 0 &&
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
+	expect_stderr </dev/null &&
+	expect_unchanged
 }
 
-# The two outputs differ: a check that a test can tell options apart.
+matches_merge_tree() {
+	expect_status 1 &&
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
+	{
+		conflict_warning "$1" "$2" "${3-all}"
+		cat
+	} | expect_stderr &&
+	expect_unchanged
+}
+
+# conflict_warning <upstream> <head> all|some|none: the first line of the
+# warning that merging <head> into <upstream> conflicts.
+conflict_warning() {
+	case $3 in
+	all) echo "warning: merging '$2' into '$1' conflicts; the counts of conflicted files include conflict markers:" ;;
+	some) echo "warning: merging '$2' into '$1' conflicts; the counts of files listed with conflict markers include them:" ;;
+	none) echo "warning: merging '$2' into '$1' conflicts:" ;;
+	esac
+}
+
+expect_failure() {
+	expect_status "$1" &&
+	expect_stderr &&
+	test_cmp /dev/null "$BATS_TEST_TMPDIR/actual" &&
+	expect_unchanged
+}
+
 differs_from_default() {
 	local default=$BATS_TEST_TMPDIR/default
 
-	git clean-diffstat "$@" >"$default"
-	if cmp -s "$default" "$BATS_TEST_TMPDIR/actual"; then
-		echo "the option changed nothing here: a useless test" >&2
-		return 1
-	fi
+	"${TOOL[@]}" "$@" >"$default" &&
+	expect_differ "$default" "$BATS_TEST_TMPDIR/actual"
+}
+
+# The option column of a usage line is what comes before the first run
+# of two blanks (git's parse-options layout); "-x, --long=<arg>" gives
+# both "-x" and "--long", "--[no-]x" gives "--x".
+tool_options() {
+	local out
+	out=$("${TOOL[@]}" -h 2>&1) || :	# -h exits 129
+	printf '%s\n' "$out" |
+	sed -n 's/^[[:space:]]\{1,\}\(-[^[:space:]].*\)$/\1/p' |
+	sed 's/  .*//' |
+	tr ',' '\n' |
+	sed 's/^\([[:space:]]*\)--\[no-\]/\1--/' |
+	sed -n 's/^[[:space:]]*\(--\{0,1\}[[:alnum:]][-[:alnum:]]*\).*/\1/p' |
+	sort -u
+}
+
+# remember_repo: note the state of the repository the current directory
+# is in, for expect_unchanged.
+remember_repo() {
+	repo_before=$PWD &&
+	repo_state . >"$BATS_TEST_TMPDIR/repo-before"
+}
+
+expect_unchanged() {
+	repo_state "$repo_before" | test_cmp "$BATS_TEST_TMPDIR/repo-before" - &&
+	expect_no_quarantine
+}
+
+# repo_state <dir>: a checksum of every file of the repository <dir> is
+# in (its work tree, and its git directory wherever that is), with the
+# list of names and the count of loose objects: equal before and after
+# means untouched.  Outside a repository: a line that says so.
+repo_state() {
+	(
+		cd "$1" || exit
+		common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
+			{ echo "no repository"; exit; }
+		dirs=("$common")
+		if top=$(git rev-parse --show-toplevel 2>/dev/null); then
+			case $common/ in
+			"$top"/*) dirs=("$top") ;;
+			*) dirs+=("$top") ;;
+			esac
+		fi
+		git count-objects
+		for dir in "${dirs[@]}"; do
+			cd "$dir" &&
+			find . -print | LC_ALL=C sort &&
+			find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+		done
+	)
+}
+
+# Nothing left in TMPDIR: no quarantine, no file of any kind.
+expect_no_quarantine() {
+	local left
+	left=$(ls -A "$TMPDIR")
+	[ -z "$left" ] || { echo "left in TMPDIR: $left" >&2; return 1; }
 }

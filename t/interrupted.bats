@@ -1,0 +1,227 @@
+#!/usr/bin/env bats
+# Every way a run can be interrupted ends in a clean stop or a clear
+# error, with nothing left in TMPDIR and the repository untouched:
+# signals while merge-tree runs, readers that go away, a merge-tree that
+# dies or fails, a full disk for the quarantine, an unusable TMPDIR.
+
+load test_helper
+
+setup() {
+	setup_world
+	history_partly_pulled
+}
+
+# A merge-tree that, once started, writes its pid to the fifo
+# $BATS_TEST_TMPDIR/merge-tree and waits to be killed.
+hanging_merge_tree() {
+	mkfifo "$BATS_TEST_TMPDIR/merge-tree"
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git '[ "$1" != merge-tree ] || {
+		echo $$ >"'"$BATS_TEST_TMPDIR"'/merge-tree"; exec sleep 600; }'
+}
+
+# start_tool_until_merge_tree <args>...: start_tool, and wait until its
+# merge-tree has started (its pid in $merge_tree) and the quarantine
+# the merge writes into is there.
+start_tool_until_merge_tree() {
+	local fifo
+	start_tool "$@"
+	# read-write, so that opening it does not wait for the writer; the
+	# timeout only keeps a tool that never merges from hanging the suite
+	exec {fifo}<>"$BATS_TEST_TMPDIR/merge-tree"
+	read -r -t 60 -u "$fifo" merge_tree
+	exec {fifo}<&-
+	[ -n "$(ls -A "$TMPDIR")" ] || { echo "no quarantine while merging" >&2; return 1; }
+}
+
+# expect_death_by <signal>: the tool died of <signal>, quietly, and its
+# merge-tree with it; the repository is unchanged, nothing left.
+expect_death_by() {
+	wait_tool
+	expect_status $((128 + $(kill -l "$1"))) &&
+	expect_stdout </dev/null &&
+	expect_stderr </dev/null &&
+	if kill -0 "$merge_tree" 2>/dev/null; then
+		kill "$merge_tree"
+		echo "the tool's merge-tree outlived it" >&2
+		return 1
+	fi &&
+	expect_unchanged
+}
+
+@test "SIGINT, SIGTERM or SIGHUP to the tool while merge-tree runs: it dies of it, merge-tree too, quietly, nothing left" {
+	hanging_merge_tree
+	for sig in INT TERM HUP; do
+		start_tool_until_merge_tree linus topic
+		kill -"$sig" "$TOOL_PID"
+		expect_death_by "$sig"
+	done
+}
+
+@test "^C or ^\\ to the whole process group while merge-tree runs: exit 130 or 131, quietly, nothing left" {
+	hanging_merge_tree
+	for sig in INT QUIT; do
+		start_tool_until_merge_tree linus topic
+		kill -"$sig" -- "-$TOOL_PID"
+		expect_death_by "$sig"
+	done
+}
+
+# run_tool_into_head <args>...: run_tool with stdout read by head -n 1,
+# which goes away after the first line.
+run_tool_into_head() {
+	remember_repo
+	{
+		status=0
+		"${TOOL[@]}" "$@" 2>"$BATS_TEST_TMPDIR/stderr" || status=$?
+		echo "$status" >"$BATS_TEST_TMPDIR/status"
+	} | head -n 1 >"$BATS_TEST_TMPDIR/actual"
+	status=$(cat "$BATS_TEST_TMPDIR/status")
+}
+
+@test "a reader that goes away after the first line: that line, SIGPIPE's status, quietly, nothing left" {
+	# a patch far larger than a pipe holds, so that the tool is still
+	# writing when the reader goes
+	for i in $(seq 200); do
+		mkdir -p "big/d$i" && seq 1 200 >"big/d$i/f"
+	done
+	commit_all big
+	for format in --stat -p; do
+		run_tool "$format" linus topic
+		head -n 1 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/first-line"
+		run_tool_into_head "$format" linus topic
+		test_cmp "$BATS_TEST_TMPDIR/first-line" "$BATS_TEST_TMPDIR/actual"
+		expect_stderr </dev/null
+		expect_unchanged
+		# the short diffstat may have been written whole before the
+		# reader went
+		[ "$format" = --stat ] && [ "$status" -eq 0 ] || expect_status 141
+	done
+	grep -q '^diff --git a/' "$BATS_TEST_TMPDIR/first-line"
+}
+
+# capture_into_closed_pipe <args>...: capture the tool given <args>,
+# its stdout a pipe whose reader has gone.
+capture_into_closed_pipe() {
+	remember_repo
+	# shellcheck disable=SC2016 # perl's variables
+	capture perl -e 'pipe my $r, my $w or die; close $r;
+		open STDOUT, ">&", $w or die; exec @ARGV or die' \
+		"${TOOL[@]}" "$@"
+}
+
+@test "a reader gone before the tool starts writing: SIGPIPE's status, quietly, nothing left" {
+	capture_into_closed_pipe -p linus topic
+	expect_status 141
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "a reader gone in every mode: SIGPIPE's status, quietly, as git" {
+	local args
+	for args in --version "--check linus topic" "--explain linus topic" \
+		"--porcelain linus topic"; do
+		# shellcheck disable=SC2086 # the words of args are the arguments
+		capture_into_closed_pipe $args
+		expect_status 141
+		expect_stderr </dev/null
+		expect_unchanged
+	done
+}
+
+# A full disk for the output: /dev/full takes no byte.
+@test "a failed write of the output is fatal in every mode, as in git, exit 128" {
+	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
+	git push -q "$BATS_TEST_TMPDIR/pub.git" topic
+	local args url="file://$BATS_TEST_TMPDIR/pub.git"
+	for args in --version -h "--check linus topic" "--explain linus topic" \
+		"--porcelain linus topic" "--porcelain -z linus topic" \
+		"--request-pull linus $url topic" \
+		"--request-pull -p linus $url topic"; do
+		remember_repo
+		# shellcheck disable=SC2016,SC2086 # the inner shell's "$@"; the words of args are the arguments
+		capture sh -c '"$@" >/dev/full' sh "${TOOL[@]}" $args
+		expect_failure 128 <<<"fatal: write failure on standard output: No space left on device"
+	done
+	# the default mode: git diff writes there itself, and its own words,
+	# in its version's wording, are passed on
+	remember_repo
+	# shellcheck disable=SC2016 # the inner shell's "$@"
+	capture sh -c '"$@" >/dev/full' sh "${TOOL[@]}" linus topic
+	expect_status 128
+	grep -q '^fatal: .*write failure on standard output' "$BATS_TEST_TMPDIR/stderr"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/stderr")" -eq 1 ]
+	expect_stdout </dev/null
+	expect_unchanged
+}
+
+# dying_merge_tree <bytes> <how it ends>: a merge-tree that passes on the
+# first <bytes> of the real one's output (kept whole in
+# $BATS_TEST_TMPDIR/merge-tree.out) and then ends that way.
+dying_merge_tree() {
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git '[ "$1" != merge-tree ] || {
+		"$real_git" "$@" >"'"$BATS_TEST_TMPDIR"'/merge-tree.out"
+		head -c '"$1"' "'"$BATS_TEST_TMPDIR"'/merge-tree.out"; '"$2"'; }'
+}
+
+@test "merge-tree killed in the middle of its tree id is a fatal error, exit 128" {
+	# shellcheck disable=SC2016 # expanded by the fake git
+	dying_merge_tree 20 'kill -9 $$'
+	run_tool linus topic
+	expect_failure 128 <<<"fatal: git merge-tree failed (signal 9)"
+	[ "$(wc -c <"$BATS_TEST_TMPDIR/merge-tree.out")" -gt 20 ]
+}
+
+@test "merge-tree exiting 0 in the middle of its messages is a fatal error, exit 128" {
+	dying_merge_tree 45 'exit 0'
+	run_tool linus topic
+	expect_status 128
+	grep -q '^fatal: ' "$BATS_TEST_TMPDIR/stderr"
+	expect_stdout </dev/null
+	expect_unchanged
+	[ "$(wc -c <"$BATS_TEST_TMPDIR/merge-tree.out")" -gt 45 ]
+}
+
+@test "merge-tree failing with a message: git's message passed on, exit 128" {
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git '[ "$1" != merge-tree ] || { echo "fatal: failure to merge" >&2; exit 128; }'
+	run_tool linus topic
+	expect_failure 128 <<<"fatal: failure to merge"
+}
+
+@test "a full disk for the quarantine: git's own error, exit 128, nothing left" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	! tool_is_wrapped || skip "the tool runs under a wrapper (valgrind) that needs TMPDIR itself"
+	# the merge writes blobs far larger than the 64 KiB tmpfs
+	seq 1 100000 >big.txt
+	commit_all "big on topic"
+	git checkout -q linus
+	seq 1 100000 >big.txt
+	echo linus >>big.txt
+	commit_all "big on linus"
+	mkdir "$BATS_TEST_TMPDIR/full"
+	remember_repo
+	# shellcheck disable=SC2016 # the inner shell expands $1
+	capture unshare -m sh -c '
+		dir=$1 && shift &&
+		mount -t tmpfs -o size=64k tmpfs "$dir" &&
+		TMPDIR=$dir "$@"
+		rc=$?
+		left=$(ls -A "$dir")
+		[ -z "$left" ] || { echo "left: $left" >&2; exit 99; }
+		exit $rc' sh "$BATS_TEST_TMPDIR/full" "${TOOL[@]}" linus topic
+	expect_status 128
+	grep -q '^fatal: ' "$BATS_TEST_TMPDIR/stderr"
+	expect_stdout </dev/null
+	expect_unchanged
+}
+
+@test "a TMPDIR below a regular file is a fatal error, exit 128, nothing written" {
+	! tool_is_wrapped || skip "the tool runs under a wrapper (valgrind) that needs TMPDIR itself"
+	echo x >"$BATS_TEST_TMPDIR/plain"
+	TMPDIR=$BATS_TEST_TMPDIR/plain/sub run_tool linus topic
+	expect_failure 128 <<-EOF
+	fatal: cannot create a temporary object directory in '$BATS_TEST_TMPDIR/plain/sub': Not a directory
+	EOF
+}

@@ -1,0 +1,91 @@
+# shellcheck shell=bash
+# The oracles the tool is judged by, each run for real by git in a
+# throwaway copy of the repository the current directory is in (cp -a,
+# so configuration, refs and all come along), from the same
+# subdirectory, so that the repository itself never gets an object.
+# Each takes <upstream> <head> [<diff-arg>...] [-- <pathspec>...].
+#
+#   procedure_diffstat     the kernel document's procedure, literally:
+#	git checkout -b TEMP <upstream> && git merge <head> &&
+#	git diff <diff-args, default -C --stat --summary> <upstream>..TEMP
+#   merge_tree_diff        for a merge that conflicts: git diff of
+#                          <upstream> against the tree git merge-tree
+#                          writes, conflict markers and all
+#   merged_tree            the id of the tree git merge-tree writes
+#   request_pull_diffstat  what git request-pull shows: git diff
+#                          <diff-args, default -M --stat --summary> from
+#                          the one merge base git merge-base picks
+
+procedure_diffstat() {
+	in_copy procedure_in_copy "$@"
+}
+
+procedure_in_copy() {
+	local upstream=$1 head=$2
+	shift 2
+	git checkout -q -b TEMP "$upstream" &&
+	test_tick &&
+	git merge -q --no-edit "$head" >/dev/null &&
+	git diff "${diff_args[@]}" "$upstream..TEMP" -- "$@"
+}
+
+merge_tree_diff() {
+	in_copy merge_tree_diff_in_copy "$@"
+}
+
+merge_tree_diff_in_copy() {
+	local upstream=$1 head=$2
+	shift 2
+	git diff "${diff_args[@]}" "$upstream" \
+		"$(merged_tree_in_copy "$upstream" "$head")" -- "$@"
+}
+
+# merged_tree <upstream> <head>: the id of the tree git merge-tree
+# writes, which the repository itself never gets.
+merged_tree() {
+	in_copy merged_tree_in_copy "$@"
+}
+
+# By commit id, as the tool merges: a file moved aside by a
+# file/directory conflict is named after it (path~<id>).
+merged_tree_in_copy() {
+	git merge-tree --write-tree \
+		"$(git rev-parse "$1")" "$(git rev-parse "$2")" | head -n 1
+}
+
+request_pull_diffstat() {
+	local upstream=$1 head=$2 diff_args paths
+	shift 2
+	split_diff_args "$@"
+	[ ${#diff_args[@]} -gt 0 ] || diff_args=(-M --stat --summary)
+	git diff "${diff_args[@]}" \
+		"$(git merge-base "$upstream" "$head")" "$head" -- "${paths[@]}"
+}
+
+# in_copy <function> <upstream> <head> [<diff-arg>...] [-- <pathspec>...]:
+# run <function> <upstream> <head> <pathspec>... in the copy, with the
+# diff arguments in diff_args.
+in_copy() {
+	local fn=$1 upstream=$2 head=$3 top prefix copy rc=0 diff_args paths
+	shift 3
+	split_diff_args "$@"
+	[ ${#diff_args[@]} -gt 0 ] || diff_args=(-C --stat --summary)
+	top=$(git rev-parse --show-toplevel) || return
+	prefix=$(git rev-parse --show-prefix) || return
+	copy=$(mktemp -d "$BATS_TEST_TMPDIR/copy.XXXXXX")
+	rm -rf "$copy" && cp -a "$top" "$copy" || return
+	(cd "$copy/$prefix" && "$fn" "$upstream" "$head" "${paths[@]}") || rc=$?
+	rm -rf "$copy"
+	return $rc
+}
+
+# split_diff_args [<diff-arg>...] [-- <pathspec>...]: diff_args and paths.
+split_diff_args() {
+	diff_args=() paths=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		diff_args+=("$1")
+		shift
+	done
+	[ $# -eq 0 ] || shift
+	paths=("$@")
+}

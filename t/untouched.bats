@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# The repository is never changed: in every kind of repository and
+# setup where a careless tool would write to it (bare, linked worktree,
+# dirty, read-only even for root, SHA-256, borrowing objects, packed,
+# a partial clone that must fetch, hooks, a held index.lock, a textconv
+# cache, a pre-receive hook), the tool gives the procedure's diffstat
+# and refs, reflogs, index, working tree, config and objects stay byte
+# for byte as they were (run_tool notes them, matches_procedure checks).
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its exports are local
+
+load test_helper
+
+setup() {
+	setup_world
+	history_partly_pulled
+}
+
+# The default diffstat and the patch (which reads every blob) are the
+# procedure's, and the repository stays as it was.
+diffstat_and_patch_match_procedure() {
+	expect_procedure linus topic &&
+	run_tool linus topic &&
+	matches_procedure &&
+	expect_procedure linus topic -C -p &&
+	run_tool -p linus topic &&
+	matches_procedure
+}
+
+@test "a repository gets none of the objects of the merge the tool makes, for the diffstat or the patch" {
+	tree=$(merged_tree linus topic)
+	diffstat_and_patch_match_procedure
+	[ -s "$BATS_TEST_TMPDIR/actual" ]
+	run ! git cat-file -e "$tree"
+}
+
+@test "a bare repository works and is untouched" {
+	expect_procedure linus topic
+	git clone -q --bare . ../bare.git
+	cd ../bare.git
+	run_tool linus topic
+	matches_procedure
+}
+
+@test "a linked worktree works, and neither it nor the main worktree changes" {
+	main=$PWD
+	git checkout -q linus
+	expect_procedure linus topic
+	git worktree add -q ../linked topic
+	repo_state "$main" >"$BATS_TEST_TMPDIR/main-before"
+	cd ../linked
+	run_tool linus
+	matches_procedure
+	repo_state "$main" | test_cmp "$BATS_TEST_TMPDIR/main-before" -
+}
+
+@test "a dirty working tree and index stay as they were" {
+	expect_procedure linus topic
+	echo dirty >>Makefile
+	echo staged >fs/new.c
+	git add fs/new.c
+	echo untracked >junk
+	run_tool linus
+	matches_procedure
+	git status --porcelain >"$BATS_TEST_TMPDIR/status"
+	test_cmp - "$BATS_TEST_TMPDIR/status" <<-\EOF
+	 M Makefile
+	A  fs/new.c
+	?? junk
+	EOF
+}
+
+@test "a repository whose files are read-only works, for root too" {
+	expect_procedure linus topic
+	ro=$(mktemp -d /tmp/clean-diffstat-ro.XXXXXX)
+	cp -a . "$ro/repo"
+	chmod -R a-w "$ro/repo"
+	chmod 755 "$ro"
+	mkdir -m 1777 "$ro/tmp"
+	export TMPDIR=$ro/tmp HOME=$ro
+	cd "$ro/repo"
+	if [ "$(id -u)" -eq 0 ]; then
+		# root writes anywhere: run as nobody, for whom the files are
+		# really read-only, trusting the repository from the command line
+		run ! setpriv --reuid=65534 --regid=65534 --clear-groups touch .git/probe
+		remember_repo
+		GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' \
+			capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"${TOOL[@]}" linus topic
+	else
+		run_tool linus topic
+	fi
+	matches_procedure
+	chmod -R u+w "$ro" && rm -rf "$ro"
+}
+
+@test "a repository on a read-only mount works even for root" {
+	unshare -m true 2>/dev/null || skip "no mount namespace here"
+	expect_procedure linus topic
+	remember_repo
+	cd ..
+	capture unshare -m sh -c '
+		mount --bind repo repo && mount -o remount,bind,ro repo &&
+		! touch repo/.git/probe 2>/dev/null &&
+		cd repo && exec "$@"' sh "${TOOL[@]}" linus topic
+	matches_procedure
+}
+
+@test "a SHA-256 repository works and is untouched" {
+	cd ..
+	GIT_DEFAULT_HASH=sha256 history_partly_pulled sha256
+	[ "$(git rev-parse --show-object-format)" = sha256 ]
+	expect_procedure linus topic
+	run_tool linus topic
+	matches_procedure
+}
+
+@test "objects the repository borrows from an alternate are found" {
+	git clone -q --shared . ../borrower
+	cd ../borrower
+	expect_procedure origin/linus topic
+	run_tool origin/linus topic
+	matches_procedure
+}
+
+@test "a packed repository gets no loose object and no new pack" {
+	git gc -q --prune=now
+	[ "$(find .git/objects -type f -path '*/objects/??/*' | wc -l)" -eq 0 ]
+	diffstat_and_patch_match_procedure
+}
+
+@test "a blobless partial clone fetches what the merge needs into the quarantine only" {
+	git config uploadpack.allowFilter true
+	expect_procedure linus topic
+	cd ..
+	git clone -q --filter=blob:none --no-checkout "file://$PWD/repo" partial
+	cd partial
+	run_tool origin/linus topic
+	matches_procedure
+}
+
+@test "no ref is ever written, not even a textconv cache" {
+	git config diff.cat.textconv cat
+	git config diff.cat.cachetextconv true
+	echo '* diff=cat' >.git/info/attributes
+	expect_procedure linus topic -C -p
+	run_tool -p linus topic
+	matches_procedure
+	[ -z "$(git for-each-ref refs/notes)" ]
+}
+
+@test "no hook runs: not reference-transaction, post-checkout, post-merge nor post-index-change" {
+	for hook in reference-transaction post-checkout post-merge \
+		pre-merge-commit post-index-change post-rewrite; do
+		printf '#!/bin/sh\ntouch "%s/ran-%s"\n' "$BATS_TEST_TMPDIR" "$hook" \
+			>".git/hooks/$hook"
+		chmod +x ".git/hooks/$hook"
+	done
+	expect_procedure linus topic
+	rm -f "$BATS_TEST_TMPDIR"/ran-*
+	run_tool linus topic
+	matches_procedure
+	ran=$(cd "$BATS_TEST_TMPDIR" && echo ran-*)
+	[ "$ran" = "ran-*" ] || { echo "hooks ran: $ran" >&2; return 1; }
+}
+
+@test "an index.lock held by another git does not stop the tool, and stays" {
+	expect_procedure linus topic
+	echo "held by another git" >.git/index.lock
+	run_tool linus topic
+	matches_procedure
+	[ "$(cat .git/index.lock)" = "held by another git" ]
+}
+
+@test "in a pre-receive hook the pushed objects, still in git's quarantine, are found" {
+	git clone -q --bare . ../server.git
+	cat >../server.git/hooks/pre-receive <<-EOF
+	#!/bin/sh
+	read -r old new ref
+	git clean-diffstat linus "\$new" >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr"
+	echo \$? >"$BATS_TEST_TMPDIR/status"
+	EOF
+	chmod +x ../server.git/hooks/pre-receive
+	git checkout -q -b feature topic
+	test_commit "feature: new" drivers/net/feature.c new
+	expect_procedure linus feature
+	git push -q ../server.git feature
+	status=$(cat "$BATS_TEST_TMPDIR/status")
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	expect_stderr </dev/null
+	expect_no_quarantine
+}
