@@ -425,3 +425,19 @@ zsh_complete_line() {
 	"-z "
 	EOF
 }
+
+@test "zsh: the diff options a mode refuses are not offered in that mode" {
+	offers zsh "git clean-diffstat --line-pre" <<-'EOF'
+	--line-prefix
+	EOF
+	offers zsh "git clean-diffstat --check --line-pre" </dev/null
+	offers zsh "git clean-diffstat --porcelain --skip-t" </dev/null
+	offers zsh "git clean-diffstat --request-pull --outp" <<-'EOF'
+	--output-indicator-context
+	--output-indicator-new
+	--output-indicator-old
+	EOF
+	offers zsh "git clean-diffstat --request-pull --line-pre" <<-'EOF'
+	--line-prefix
+	EOF
+}
