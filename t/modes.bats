@@ -352,7 +352,7 @@ expected_request_pull() {
 	expect_failure 128 <<<"fatal: 'linus^{tree}' is a tree, not a commit"
 }
 
-@test "--porcelain -z: the same records, each ended by NUL" {
+@test "--porcelain -z: the same records, each ended by NUL, but for the value of an option" {
 	history_counted_differently
 	run_tool --porcelain main topic
 	expect_status 1
@@ -362,10 +362,7 @@ expected_request_pull() {
 	expect_stderr </dev/null
 	expect_unchanged
 	tr '\0\n' '\n\0' <"$BATS_TEST_TMPDIR/actual" | test_cmp "$BATS_TEST_TMPDIR/lines" -
-}
-
-@test "--porcelain: a -z that is the value of a diff option is that value" {
-	history_counted_differently
+	# a -z that is the value of a diff option is that value
 	run_tool --porcelain -S -z main topic
 	expect_status 0
 	expect_stdout <<-\EOF
