@@ -303,8 +303,8 @@ git_says() {
 	run_tool --inter-hunk-context= linus topic
 	usage_error "option \`inter-hunk-context' expects a numerical value" |
 		expect_failure 129
-	expect_procedure linus topic -C --stat --summary -l 010 --inter-hunk-context=-1
-	run_tool -l 010 --inter-hunk-context=-1 linus topic
+	expect_procedure linus topic -C --stat --summary -l 010
+	run_tool -l 010 linus topic
 	matches_procedure
 	# output formats: they replace --stat --summary
 	for opt in --stat=-5 "--stat= 5" "--stat=10," -X5.5 --dirstat=10,files -U; do
