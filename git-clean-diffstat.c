@@ -102,6 +102,7 @@ int main(int argc, char **argv)
 	struct options opts;
 	struct pull p;
 	struct merge m;
+	struct strvec bases = STRVEC_INIT;
 	int status;
 
 	signals_init();
@@ -113,28 +114,29 @@ int main(int argc, char **argv)
 	if (opts.mode == MODE_REQUEST_PULL) {
 		status = request_pull(&opts);
 		options_release(&opts);
-		return status;
+		exit_flushing_stdout(status);
 	}
 
 	resolve(&p, opts.upstream, opts.head);
+	/* git request-pull's merge base, or one fatal line: before the merge */
+	if (opts.mode != MODE_DIFFSTAT)
+		merge_bases(&p, &bases);
 	merge_run(&m, &p, opts.allow_unrelated);
 
 	switch (opts.mode) {
 	case MODE_CHECK:
-		status = compare_check(&m, &opts);
+		status = compare_check(&m, &bases, &opts);
 		break;
 	case MODE_EXPLAIN:
-		status = compare_explain(&m, &opts);
+		status = compare_explain(&m, &bases, &opts);
 		break;
 	default:
 		status = show_diffstat(&m, &opts);
 		break;
 	}
-	if (fflush(stdout) || ferror(stdout))
-		die_errno("cannot write the output");
-
 	merge_release(&m);
 	pull_release(&p);
+	strvec_clear(&bases);
 	options_release(&opts);
-	return status;
+	exit_flushing_stdout(status);
 }

@@ -6,21 +6,17 @@
 #include "numstat.h"
 #include "quote.h"
 #include "conflicts.h"
+#include "diff.h"
 #include "run.h"
 
 
-/*
- * The merge bases, the one git request-pull uses first, with desc[i]
- * "<abbreviated id> <subject>" of each.
- */
-static void merge_bases_described(const struct merge *m, struct strvec *oid,
-				  struct strvec *desc)
+/* desc[i]: "<abbreviated id> <subject>" of each merge base. */
+static void describe(const struct strvec *oid, struct strvec *desc)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
 	char *p, *nl;
 
-	merge_bases(m->pull, oid);
 	if (!oid->nr)
 		BUG("merge_bases() found none and did not die");
 	/* log.showSignature would add gpg's lines to the descriptions */
@@ -75,26 +71,30 @@ static int stat_files(const struct strbuf *stat)
 	return n;
 }
 
-int compare_check(const struct merge *m, const struct options *opts)
+int compare_check(const struct merge *m, const struct strvec *base,
+		  const struct options *opts)
 {
 	struct strbuf messy = STRBUF_INIT, clean = STRBUF_INIT;
-	struct strvec base = STRVEC_INIT, desc = STRVEC_INIT;
+	struct strvec desc = STRVEC_INIT;
 	int same, n;
 	size_t i;
 
-	merge_bases_described(m, &base, &desc);
-	diffstats(m, opts, base.v[0], NULL, &messy, &clean);
+	describe(base, &desc);
+	diffstats(m, opts, base->v[0], NULL, &messy, &clean);
 	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
 
 	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->head.name,
-	       m->pull->upstream.name, base.nr, base.nr == 1 ? "" : "s");
+	       m->pull->upstream.name, base->nr, base->nr == 1 ? "" : "s");
 	for (i = 0; i < desc.nr; i++)
-		printf("  %s%s\n", desc.v[i], i || base.nr == 1 ? "" :
+		printf("  %s%s\n", desc.v[i], i || base->nr == 1 ? "" :
 		       " (the one git request-pull uses)");
 	n = stat_files(&messy);
 	printf("git request-pull's diffstat names %d file%s, the clean "
 	       "diffstat %d.\n", n, n == 1 ? "" : "s", stat_files(&clean));
-	if (same)
+	if (same && !messy.len && opts->diff.nr_pathspec)
+		puts("The pathspec matches no file in either diffstat: "
+		     "nothing to compare.");
+	else if (same)
 		puts("The two are the same: git request-pull's diffstat is clean.");
 	else
 		puts("They differ: git request-pull's diffstat is messy; "
@@ -104,7 +104,6 @@ int compare_check(const struct merge *m, const struct options *opts)
 
 	strbuf_release(&messy);
 	strbuf_release(&clean);
-	strvec_clear(&base);
 	strvec_clear(&desc);
 	return !same;
 }
@@ -181,13 +180,19 @@ static int cmp_cstr(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void changed_between(const char *a, const char *b, struct pathlist *pl)
+/*
+ * The paths that differ between the merge bases a and b, named as the
+ * numstat names them: with the user's diff options (--relative, a
+ * pathspec) and from the same directory.
+ */
+static void changed_between(const struct options *opts, const char *a,
+			    const char *b, struct pathlist *pl)
 {
+	static const char *const name_only[] = { "--name-only", "-z", NULL };
 	struct child_process cp = CHILD_PROCESS_INIT;
 	size_t i, alloc = 0;
 
-	strvec_pushl(&cp.args, "diff", "--name-only", "-z", "--no-renames",
-		     "--end-of-options", a, b, NULL);
+	diff_args(&cp.args, &opts->diff, "--no-renames", name_only, a, b);
 	strbuf_init(&pl->buf);
 	pl->path = NULL;
 	pl->nr = 0;
@@ -207,100 +212,252 @@ static int pathlist_has(const struct pathlist *pl, const char *path)
 				 cmp_cstr) != NULL;
 }
 
-/* The first merge base after base[0] whose history changed path, or -1. */
-static int brought_in_by(const struct pathlist *changed, size_t nr,
-			 const struct numstat_file *f)
-{
-	struct strbuf path = STRBUF_INIT;
-	size_t i;
-	int found = -1;
-
-	strbuf_add(&path, f->path, f->path_len);
-	for (i = 0; i < nr && found < 0; i++)
-		if (pathlist_has(&changed[i], path.buf))
-			found = (int)i + 1;
-	strbuf_release(&path);
-	return found;
-}
-
 enum side { ONLY_MESSY, DIFFER, ONLY_CLEAN };
 
 struct row {
 	enum side side;
 	const struct numstat_file *file;	/* messy, or else clean */
 	const struct numstat_file *messy, *clean;
-	int base;			/* ONLY_MESSY: index of a merge base, or -1 */
+	/*
+	 * ONLY_MESSY: by[k] is set when merge base k (k >= 1) changed the
+	 * file since merge base 0, the one git request-pull diffs from:
+	 * those are the bases that brought it in.  None: it is already in
+	 * <upstream> by other means (a cherry-pick, the same change made
+	 * twice).
+	 */
+	unsigned char *by;
+	size_t nr_by;
+	size_t order;			/* position in path order */
 };
+
+/*
+ * The ONLY_MESSY rows grouped by the merge bases that brought them in:
+ * the groups of one base first, in git's order of the bases, then those
+ * of several, then the files no base brought; by path within a group.
+ */
+static size_t nr_bases_for_cmp;
+
+static int cmp_group(const struct row *a, const struct row *b)
+{
+	int c;
+
+	if (a->side != b->side)
+		return (int)a->side - (int)b->side;
+	if (a->side != ONLY_MESSY)
+		return 0;
+	if (!a->nr_by != !b->nr_by)
+		return !a->nr_by - !b->nr_by;
+	if (a->nr_by != b->nr_by)
+		return a->nr_by < b->nr_by ? -1 : 1;
+	c = memcmp(a->by, b->by, nr_bases_for_cmp);
+	return -c;		/* base 1 before base 2: {1,0} before {0,1} */
+}
+
+static int cmp_row(const void *va, const void *vb)
+{
+	const struct row *a = va, *b = vb;
+	int c = cmp_group(a, b);
+
+	return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+/* The explanation is meant for a mail: no line wider than this. */
+#define MAIL_WIDTH 80
+
+/* Columns a string takes on a terminal, near enough: its characters. */
+static size_t width_of(const char *s, size_t len)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/*
+ * Add name to sb in exactly width columns: padded, or when it is wider,
+ * cut from the left as git's --stat cuts it, to "..." and what is left
+ * from a slash on.
+ */
+static void add_name(struct strbuf *sb, const char *name, size_t len,
+		     size_t width)
+{
+	size_t w = width_of(name, len), start = sb->len;
+
+	if (w > width) {
+		const char *end = name + len, *slash;
+		size_t room = width > 3 ? width - 3 : 0;
+
+		while (w > room && name < end) {
+			name++;
+			while (name < end && ((unsigned char)*name & 0xc0) == 0x80)
+				name++;
+			w--;
+		}
+		slash = memchr(name, '/', (size_t)(end - name));
+		if (slash)
+			name = slash;
+		strbuf_addstr(sb, "...");
+		len = (size_t)(end - name);
+	}
+	strbuf_add(sb, name, len);
+	w = width_of(sb->buf + start, sb->len - start);
+	for (; w < width; w++)
+		strbuf_addch(sb, ' ');
+}
+
+/* Add text, cut with "..." so that the line it ends is at most max wide. */
+static void add_cut(struct strbuf *sb, size_t line_start, const char *text,
+		    const char *end_with, size_t max)
+{
+	size_t used = width_of(sb->buf + line_start, sb->len - line_start);
+	size_t tail = strlen(end_with), len = strlen(text), w;
+
+	w = width_of(text, len);
+	if (used + w + tail > max) {
+		size_t room = max > used + tail + 3 ? max - used - tail - 3 : 0;
+
+		for (len = 0, w = 0; text[len] && w < room; w++) {
+			len++;
+			while (((unsigned char)text[len] & 0xc0) == 0x80)
+				len++;
+		}
+		strbuf_add(sb, text, len);
+		strbuf_addstr(sb, "...");
+	} else {
+		strbuf_add(sb, text, len);
+	}
+	strbuf_addstr(sb, end_with);
+}
+
+/*
+ * The two totals, after their labels; when one line would be too wide
+ * for a mail, each total goes on a line of its own under its label.
+ */
+static void add_total_lines(struct strbuf *sb, const struct numstat *messy,
+			    const struct numstat *clean)
+{
+	static const char *const label[] = {
+		"git request-pull's diffstat:", "the clean diffstat:",
+	};
+	struct strbuf totals[2] = { STRBUF_INIT, STRBUF_INIT };
+	int i, wrap = 0;
+
+	add_totals(&totals[0], messy);
+	add_totals(&totals[1], clean);
+	for (i = 0; i < 2; i++)
+		wrap |= strlen(label[0]) + 1 + totals[i].len > MAIL_WIDTH;
+	for (i = 0; i < 2; i++) {
+		if (wrap)
+			strbuf_addf(sb, "%s\n  %s\n", label[i], totals[i].buf);
+		else
+			strbuf_addf(sb, "%-*s %s\n", (int)strlen(label[0]),
+				    label[i], totals[i].buf);
+		strbuf_release(&totals[i]);
+	}
+}
+
+static void add_row_counts(struct strbuf *sb, const struct row *r)
+{
+	if (r->side == DIFFER) {
+		strbuf_addstr(sb, "request-pull ");
+		add_counts(sb, r->messy);
+		strbuf_addstr(sb, ", clean ");
+		add_counts(sb, r->clean);
+	} else {
+		add_counts(sb, r->file);
+	}
+}
+
+/* The heading of a group of files only git request-pull names. */
+static void add_group_heading(struct strbuf *sb, const struct merge *m,
+			      const struct strvec *desc, const struct row *r)
+{
+	static const char first[] = "  from merge bases ";
+	size_t k, n = 0, line;
+
+	if (!r->nr_by) {
+		line = sb->len;
+		strbuf_addstr(sb, "  already in '");
+		add_cut(sb, line, m->pull->upstream.name, "':\n", MAIL_WIDTH);
+		return;
+	}
+	for (k = 1; k < desc->nr; k++) {
+		if (!r->by[k])
+			continue;
+		line = sb->len;
+		if (!n)
+			strbuf_addstr(sb, r->nr_by == 1 ? "  from merge base " :
+				      first);
+		else
+			strbuf_addf(sb, "%*s", (int)strlen(first), "");
+		add_cut(sb, line, desc->v[k], ++n == r->nr_by ? ":\n" : ",\n",
+			MAIL_WIDTH);
+	}
+}
 
 static void print_human(const struct merge *m, const struct strvec *desc,
 			const struct numstat *messy, const struct numstat *clean,
-			const struct row *row, size_t nr, int quote_high)
+			const struct row *row, size_t nr, int quote_high,
+			int pathspec)
 {
 	static const char *heading[] = {
 		"Only in git request-pull's diffstat, not part of this pull:",
 		"Counted differently:",
 		"Only in the clean diffstat:",
 	};
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, width = 0;
-	int side;
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
+	size_t i, col = 0, counts = 0;
 
+	/*
+	 * The names of all sections line up, as wide as the widest but no
+	 * wider than leaves room for the widest counts in MAIL_WIDTH; a
+	 * name that does not fit is cut as git's --stat cuts it.
+	 */
 	for (i = 0; i < nr; i++) {
-		const struct numstat_file *f = row[i].file;
-		size_t before = sb.len;
+		const struct row *r = &row[i];
+		size_t indent = r->side == ONLY_MESSY ? 4 : 2, before = sb.len;
 
-		quote_c_style(&sb, f->path, f->path_len, quote_high);
-		if (sb.len - before > width)
-			width = sb.len - before;
+		quote_c_style(&sb, r->file->path, r->file->path_len, quote_high);
+		if (indent + width_of(sb.buf + before, sb.len - before) > col)
+			col = indent + width_of(sb.buf + before, sb.len - before);
+		strbuf_setlen(&sb, before);
+		add_row_counts(&sb, r);
+		if (sb.len - before > counts)
+			counts = sb.len - before;
 		strbuf_setlen(&sb, before);
 	}
-	if (width > 40)
-		width = 40;
+	if (col + 2 + counts > MAIL_WIDTH)
+		col = MAIL_WIDTH > counts + 2 + 4 + 8 ?
+		      MAIL_WIDTH - counts - 2 : 4 + 8;
 
-	strbuf_addstr(&sb, "git request-pull's diffstat: ");
-	add_totals(&sb, messy);
-	strbuf_addstr(&sb, "\nthe clean diffstat:          ");
-	add_totals(&sb, clean);
-	strbuf_addch(&sb, '\n');
-	if (!nr)
+	add_total_lines(&sb, messy, clean);
+	if (!nr && !messy->nr && pathspec)
+		strbuf_addstr(&sb, "\nThe pathspec matches no file in either "
+			      "diffstat.\n");
+	else if (!nr)
 		strbuf_addstr(&sb, "\nThey name the same files with the same counts.\n");
-	for (side = ONLY_MESSY; side <= ONLY_CLEAN; side++) {
-		int shown = 0;
+	for (i = 0; i < nr; i++) {
+		const struct row *r = &row[i];
+		size_t indent = r->side == ONLY_MESSY ? 4 : 2;
 
-		for (i = 0; i < nr; i++) {
-			const struct row *r = &row[i];
-			const struct numstat_file *f = r->file;
-			size_t before;
-
-			if ((int)r->side != side)
-				continue;
-			if (!shown++)
-				strbuf_addf(&sb, "\n%s\n", heading[side]);
-			strbuf_addstr(&sb, "  ");
-			before = sb.len;
-			quote_c_style(&sb, f->path, f->path_len, quote_high);
-			while (sb.len - before < width)
-				strbuf_addch(&sb, ' ');
-			strbuf_addstr(&sb, "  ");
-			if (r->side == DIFFER) {
-				strbuf_addstr(&sb, "request-pull ");
-				add_counts(&sb, r->messy);
-				strbuf_addstr(&sb, ", clean ");
-				add_counts(&sb, r->clean);
-			} else {
-				add_counts(&sb, f);
-			}
-			if (r->side == ONLY_MESSY && r->base > 0)
-				strbuf_addf(&sb, "  (from merge base %s)",
-					    desc->v[r->base]);
-			else if (r->side == ONLY_MESSY)
-				strbuf_addf(&sb, "  (already in '%s')",
-					    m->pull->upstream.name);
-			strbuf_addch(&sb, '\n');
-		}
+		if (!i || r->side != row[i - 1].side)
+			strbuf_addf(&sb, "\n%s\n", heading[r->side]);
+		if (r->side == ONLY_MESSY &&
+		    (!i || cmp_group(r, &row[i - 1])))
+			add_group_heading(&sb, m, desc, r);
+		strbuf_addf(&sb, "%*s", (int)indent, "");
+		strbuf_reset(&name);
+		quote_c_style(&name, r->file->path, r->file->path_len,
+			      quote_high);
+		add_name(&sb, name.buf, name.len, col - indent);
+		strbuf_addstr(&sb, "  ");
+		add_row_counts(&sb, r);
+		strbuf_addch(&sb, '\n');
 	}
 	fputs(sb.buf, stdout);
 	strbuf_release(&sb);
+	strbuf_release(&name);
 }
 
 static void add_porcelain_counts(struct strbuf *sb, const struct numstat_file *f)
@@ -312,25 +469,26 @@ static void add_porcelain_counts(struct strbuf *sb, const struct numstat_file *f
 }
 
 static void add_porcelain_total(struct strbuf *sb, const char *name,
-				const struct numstat *ns)
+				const struct numstat *ns, char eol)
 {
 	long ins, del;
 
 	count_lines(ns, &ins, &del);
-	strbuf_addf(sb, "%s %zu %ld %ld\n", name, ns->nr, ins, del);
+	strbuf_addf(sb, "%s %zu %ld %ld%c", name, ns->nr, ins, del, eol);
 }
 
 static void print_porcelain(const struct strvec *base,
 			    const struct numstat *messy,
 			    const struct numstat *clean,
-			    const struct row *row, size_t nr)
+			    const struct row *row, size_t nr, int nul)
 {
 	static const char *tag[] = { "only-request-pull", "differ", "only-clean" };
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	char eol = nul ? '\0' : '\n';
+	size_t i, k;
 
-	add_porcelain_total(&sb, "request-pull", messy);
-	add_porcelain_total(&sb, "clean", clean);
+	add_porcelain_total(&sb, "request-pull", messy, eol);
+	add_porcelain_total(&sb, "clean", clean, eol);
 	for (i = 0; i < nr; i++) {
 		const struct row *r = &row[i];
 
@@ -339,13 +497,29 @@ static void print_porcelain(const struct strvec *base,
 			add_porcelain_counts(&sb, r->messy);
 		if (r->clean)
 			add_porcelain_counts(&sb, r->clean);
-		if (r->side == ONLY_MESSY)
-			strbuf_addf(&sb, " %s", r->base > 0 ? base->v[r->base] : "-");
+		if (r->side == ONLY_MESSY) {
+			/* the first base that brought it, then all of them */
+			/* the first base that brought it, then the others */
+			size_t left = r->nr_by;
+
+			for (k = 1; k < base->nr && !r->by[k]; k++)
+				;
+			strbuf_addf(&sb, " %s ", k < base->nr ? base->v[k] : "-");
+			if (left-- <= 1)
+				strbuf_addch(&sb, '-');
+			for (k++; k < base->nr; k++)
+				if (r->by[k])
+					strbuf_addf(&sb, "%s%s", base->v[k],
+						    --left ? "," : "");
+		}
 		strbuf_addch(&sb, ' ');
-		quote_c_style(&sb, r->file->path, r->file->path_len, 1);
-		strbuf_addch(&sb, '\n');
+		if (nul)
+			strbuf_add(&sb, r->file->path, r->file->path_len);
+		else
+			quote_c_style(&sb, r->file->path, r->file->path_len, 1);
+		strbuf_addch(&sb, eol);
 	}
-	fputs(sb.buf, stdout);
+	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_release(&sb);
 }
 
@@ -354,26 +528,31 @@ static int same_counts(const struct numstat_file *a, const struct numstat_file *
 	return a->added == b->added && a->deleted == b->deleted;
 }
 
-int compare_explain(const struct merge *m, const struct options *opts)
+int compare_explain(const struct merge *m, const struct strvec *base,
+		    const struct options *opts)
 {
 	static const char *const numstat[] = { "--numstat", "-z", NULL };
 	struct strbuf messy_out = STRBUF_INIT, clean_out = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
 	struct numstat messy, clean;
-	struct strvec base = STRVEC_INIT, desc = STRVEC_INIT;
+	struct strvec desc = STRVEC_INIT;
 	struct pathlist *changed;
 	struct row *row;
+	unsigned char *by;
 	size_t i = 0, j = 0, nr = 0, k;
 
-	merge_bases_described(m, &base, &desc);
-	diffstats(m, opts, base.v[0], numstat, &messy_out, &clean_out);
+	describe(base, &desc);
+	diffstats(m, opts, base->v[0], numstat, &messy_out, &clean_out);
 	parse_sorted(&messy_out, &messy);
 	parse_sorted(&clean_out, &clean);
 
-	changed = xmalloc(base.nr * sizeof(*changed));
-	for (k = 1; k < base.nr; k++)
-		changed_between(base.v[0], base.v[k], &changed[k - 1]);
+	changed = xmalloc(base->nr * sizeof(*changed));
+	for (k = 1; k < base->nr; k++)
+		changed_between(opts, base->v[0], base->v[k], &changed[k]);
 
 	row = xmalloc((messy.nr + clean.nr + 1) * sizeof(*row));
+	by = xmalloc((messy.nr + 1) * base->nr);
+	memset(by, 0, (messy.nr + 1) * base->nr);
 	while (i < messy.nr || j < clean.nr) {
 		const struct numstat_file *a = i < messy.nr ? &messy.file[i] : NULL;
 		const struct numstat_file *b = j < clean.nr ? &clean.file[j] : NULL;
@@ -382,10 +561,18 @@ int compare_explain(const struct merge *m, const struct options *opts)
 		struct row *r = &row[nr];
 
 		memset(r, 0, sizeof(*r));
+		r->order = nr;
 		if (c < 0) {
 			r->side = ONLY_MESSY;
 			r->file = r->messy = a;
-			r->base = brought_in_by(changed, base.nr - 1, a);
+			r->by = by + i * base->nr;
+			strbuf_reset(&path);
+			strbuf_add(&path, a->path, a->path_len);
+			for (k = 1; k < base->nr; k++)
+				if (pathlist_has(&changed[k], path.buf)) {
+					r->by[k] = 1;
+					r->nr_by++;
+				}
 			nr++, i++;
 		} else if (c > 0) {
 			r->side = ONLY_CLEAN;
@@ -401,26 +588,30 @@ int compare_explain(const struct merge *m, const struct options *opts)
 			i++, j++;
 		}
 	}
-
-	if (opts->porcelain)
-		print_porcelain(&base, &messy, &clean, row, nr);
-	else
+	if (opts->porcelain) {
+		print_porcelain(base, &messy, &clean, row, nr, opts->nul);
+	} else {
+		nr_bases_for_cmp = base->nr;
+		if (nr)
+			qsort(row, nr, sizeof(*row), cmp_row);
 		print_human(m, &desc, &messy, &clean, row, nr,
-			    quote_path_config());
+			    quote_path_config(), opts->diff.nr_pathspec > 0);
+	}
 	if (m->conflicted)
 		report_conflicts(m->pull, &m->res);
 
-	for (k = 1; k < base.nr; k++) {
-		strbuf_release(&changed[k - 1].buf);
-		free(changed[k - 1].path);
+	for (k = 1; k < base->nr; k++) {
+		strbuf_release(&changed[k].buf);
+		free(changed[k].path);
 	}
 	free(changed);
 	free(row);
+	free(by);
 	numstat_release(&messy);
 	numstat_release(&clean);
 	strbuf_release(&messy_out);
 	strbuf_release(&clean_out);
-	strvec_clear(&base);
+	strbuf_release(&path);
 	strvec_clear(&desc);
 	return nr != 0;
 }

@@ -17,7 +17,9 @@
  * request-pull's is messy.
  */
 
-int compare_check(const struct merge *m, const struct options *opts);
-int compare_explain(const struct merge *m, const struct options *opts);
+int compare_check(const struct merge *m, const struct strvec *bases,
+		  const struct options *opts);
+int compare_explain(const struct merge *m, const struct strvec *bases,
+		    const struct options *opts);
 
 #endif

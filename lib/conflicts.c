@@ -14,6 +14,11 @@ struct item {				/* a conflicted path */
 	struct mtree_str path;
 	unsigned stages;		/* bit n: stage n is in the index */
 	int gitlink;			/* one of them is a submodule */
+	unsigned symlink : 1;		/* stage 2 or 3 is a symlink */
+	unsigned records : 1;		/* a conflict record names it */
+	unsigned contents : 1;		/* one of type "CONFLICT (contents)" */
+	unsigned binary : 1;		/* one of type "CONFLICT (binary)" */
+	unsigned markers : 1;		/* its merged file holds conflict markers */
 };
 
 static int cmp_str(struct mtree_str a, struct mtree_str b)
@@ -38,6 +43,30 @@ static int cmp_item(const void *va, const void *vb)
 	return cmp_str(a->path, b->path);
 }
 
+static int type_is(const struct mtree_message *m, const char *type)
+{
+	return m->type.len == strlen(type) &&
+	       !memcmp(m->type.s, type, m->type.len);
+}
+
+/*
+ * Does the merged file of this path hold conflict markers?  Only when a
+ * content merge of text failed: the record types are untranslated, so
+ * they tell it whatever the user's language; without records (git 2.38
+ * may give them as one block of text) both sides' stages tell it.  A
+ * binary file, a symlink and a submodule keep one side's version.
+ */
+static int has_markers(const struct item *it)
+{
+	const unsigned both = 1u << 2 | 1u << 3;
+
+	if (it->symlink || it->gitlink)
+		return 0;
+	if (it->records)
+		return it->contents && !it->binary;
+	return (it->stages & both) == both;
+}
+
 /*
  * The conflicted paths, sorted, each once: those with higher stages,
  * and the first path of every conflict record, since some conflicts (a
@@ -46,32 +75,46 @@ static int cmp_item(const void *va, const void *vb)
 static struct item *conflicted_paths(const struct mtree_result *res,
 				     size_t *nr)
 {
-	struct item *item = xmalloc((res->nr_entries + res->nr_messages + 1) *
-				    sizeof(*item));
+	size_t size = (res->nr_entries + res->nr_messages + 1) * sizeof(struct item);
+	struct item *item = memset(xmalloc(size), 0, size);
 	size_t i, n = 0, k = 0;
 
 	for (i = 0; i < res->nr_entries; i++) {
-		item[n].path = res->entries[i].path;
-		item[n].stages = 1u << res->entries[i].stage;
-		item[n++].gitlink = res->entries[i].mode == 0160000;
+		const struct mtree_entry *e = &res->entries[i];
+
+		item[n].path = e->path;
+		item[n].stages = 1u << e->stage;
+		item[n].symlink = e->stage > 1 && e->mode == 0120000;
+		item[n++].gitlink = e->mode == 0160000;
 	}
-	for (i = 0; i < res->nr_messages; i++)
-		if (mtree_is_conflict(&res->messages[i]) &&
-		    res->messages[i].nr_paths) {
-			item[n].path = res->messages[i].paths[0];
-			item[n].stages = 0;
-			item[n++].gitlink = 0;
-		}
+	for (i = 0; i < res->nr_messages; i++) {
+		const struct mtree_message *m = &res->messages[i];
+
+		if (!mtree_is_conflict(m) || !m->nr_paths)
+			continue;
+		item[n].path = m->paths[0];
+		item[n].records = 1;
+		item[n].contents = type_is(m, "CONFLICT (contents)");
+		item[n++].binary = type_is(m, "CONFLICT (binary)");
+	}
 	if (n)
 		qsort(item, n, sizeof(*item), cmp_item);
 	for (i = 0; i < n; i++) {
 		if (k && !cmp_str(item[k - 1].path, item[i].path)) {
-			item[k - 1].stages |= item[i].stages;
-			item[k - 1].gitlink |= item[i].gitlink;
+			struct item *it = &item[k - 1];
+
+			it->stages |= item[i].stages;
+			it->gitlink |= item[i].gitlink;
+			it->symlink |= item[i].symlink;
+			it->records |= item[i].records;
+			it->contents |= item[i].contents;
+			it->binary |= item[i].binary;
 		} else {
 			item[k++] = item[i];
 		}
 	}
+	for (i = 0; i < k; i++)
+		item[i].markers = has_markers(&item[i]);
 	*nr = k;
 	return item;
 }
@@ -79,8 +122,9 @@ static struct item *conflicted_paths(const struct mtree_result *res,
 static const struct item *find_item(const struct item *item, size_t nr,
 				    struct mtree_str path)
 {
-	struct item key = { { NULL, 0 }, 0, 0 };
+	struct item key;
 
+	memset(&key, 0, sizeof(key));
 	key.path = path;
 	return nr ? bsearch(&key, item, nr, sizeof(*item), cmp_item) : NULL;
 }
@@ -153,7 +197,8 @@ static const char *kind_from_stages(unsigned stages)
 }
 
 static void add_path(struct strbuf *line, const struct item *item,
-		     const struct label *l, size_t nr, int quote_high)
+		     const struct label *l, size_t nr, int note_markers,
+		     int quote_high)
 {
 	struct mtree_str path = item->path;
 	const struct label *p = find(l, nr, path), *q;
@@ -162,7 +207,8 @@ static void add_path(struct strbuf *line, const struct item *item,
 	quote_c_style(line, path.s, path.len, quote_high);
 	strbuf_addstr(line, " (");
 	if (!p)
-		strbuf_addstr(line, kind_from_stages(item->stages));
+		strbuf_addstr(line, item->symlink ? "symlink" :
+			      kind_from_stages(item->stages));
 	for (q = p; q && q < l + nr && !cmp_str(q->path, path); q++) {
 		const struct label *seen;
 
@@ -173,33 +219,53 @@ static void add_path(struct strbuf *line, const struct item *item,
 			continue;
 		if (q != p)
 			strbuf_addstr(line, ", ");
-		strbuf_add(line, q->kind.s, q->kind.len);
+		/* git says "content" for symlinks, which get no markers */
+		if (item->symlink && q->kind.len == 7 &&
+		    !memcmp(q->kind.s, "content", 7))
+			strbuf_addstr(line, "symlink");
+		else
+			strbuf_add(line, q->kind.s, q->kind.len);
 	}
+	if (note_markers && item->markers)
+		strbuf_addstr(line, ", with conflict markers");
 	strbuf_addstr(line, ")\n");
 }
 
-void conflict_lines(struct strbuf *sb, const struct mtree_result *res)
+enum markers conflict_lines(struct strbuf *sb, const struct mtree_result *res)
 {
 	int quote_high = quote_path_config();
-	size_t nr_items, nr, i;
+	size_t nr_items, nr, i, nr_markers = 0;
 	struct item *item = conflicted_paths(res, &nr_items);
 	struct label *l = collect(res, item, nr_items, &nr);
+	enum markers markers;
 
 	for (i = 0; i < nr_items; i++)
-		add_path(sb, &item[i], l, nr, quote_high);
+		nr_markers += item[i].markers;
+	markers = !nr_markers ? MARKERS_NONE :
+		  nr_markers == nr_items ? MARKERS_ALL : MARKERS_SOME;
+	for (i = 0; i < nr_items; i++)
+		add_path(sb, &item[i], l, nr, markers == MARKERS_SOME,
+			 quote_high);
 	free(item);
 	free(l);
+	return markers;
 }
 
 void report_conflicts(const struct pull *p, const struct mtree_result *res)
 {
-	struct strbuf sb = STRBUF_INIT;
+	static const char *const about_markers[] = {
+		"",
+		"; the counts of files listed with conflict markers include them",
+		"; the counts of conflicted files include conflict markers",
+	};
+	struct strbuf sb = STRBUF_INIT, lines = STRBUF_INIT;
+	enum markers markers = conflict_lines(&lines, res);
 
-	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts; the "
-		    "counts of conflicted files include conflict markers:\n",
-		    p->head.name, p->upstream.name);
-	conflict_lines(&sb, res);
+	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts%s:\n",
+		    p->head.name, p->upstream.name, about_markers[markers]);
+	strbuf_add(&sb, lines.buf, lines.len);
 	fputs(sb.buf, stderr);
 	fflush(stderr);
 	strbuf_release(&sb);
+	strbuf_release(&lines);
 }

@@ -80,8 +80,12 @@ static int no_merge_base(const struct pull *p)
 	return run_git(&cp) == 1;
 }
 
-/* Why merge-tree found nothing to merge, and stop. */
-static NORETURN void die_unrelated(const struct pull *p)
+/*
+ * Why there is no merge base, and stop: for the merge, with a hint that
+ * --allow-unrelated-histories would do; for git request-pull's diffstat,
+ * which needs one whatever the options, without.
+ */
+static NORETURN void die_unrelated(const struct pull *p, int for_merge)
 {
 	int code;
 
@@ -90,9 +94,13 @@ static NORETURN void die_unrelated(const struct pull *p)
 				   "from this shallow clone", p->upstream.name,
 				   p->head.name);
 		hint("deepen it with 'git fetch --deepen=<depth>'");
-	} else {
+	} else if (for_merge) {
 		code = die_message("refusing to merge unrelated histories");
 		hint("pass --allow-unrelated-histories to merge them all the same");
+	} else {
+		code = die_message("no commits in common between '%s' and '%s', "
+				   "so git request-pull has no diffstat",
+				   p->upstream.name, p->head.name);
 	}
 	exit(code);
 }
@@ -143,7 +151,7 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 	if (rc == 129)
 		check_git_version();
 	if (rc != 0 && rc != 1 && !allow_unrelated && no_merge_base(p))
-		die_unrelated(p);
+		die_unrelated(p, 1);
 	if ((rc != 0 && rc != 1) ||
 	    (rc == 1 && !memchr(m->output.buf, '\0', m->output.len))) {
 		/*
@@ -208,9 +216,7 @@ void merge_bases(const struct pull *p, struct strvec *oids)
 		strvec_push(oids, line);
 	}
 	if (!oids->nr)
-		die("no commits in common between '%s' and '%s', so git "
-		    "request-pull has no diffstat", p->upstream.name,
-		    p->head.name);
+		die_unrelated(p, 0);
 	strbuf_release(&out);
 	strbuf_release(&err);
 }

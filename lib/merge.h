@@ -59,7 +59,11 @@ void request_pull_diff(struct child_process *cp, const struct pull *p,
 		       const char *base, const struct diff_opts *user,
 		       const char *const *format);
 
-/* git merge-base --all <upstream> <head>, in git's order, into oids. */
+/*
+ * git merge-base --all <upstream> <head>, in git's order, into oids.
+ * When there is none, it dies in one line: git request-pull, and so
+ * every mode that sets its diffstat beside the clean one, needs one.
+ */
 void merge_bases(const struct pull *p, struct strvec *oids);
 
 /* Is <head> an ancestor of <upstream>, so that there is nothing to pull? */

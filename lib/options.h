@@ -38,6 +38,7 @@ struct diff_opts {
 struct options {
 	enum mode mode;
 	int porcelain;			/* --porcelain: --explain for scripts */
+	int nul;			/* --porcelain -z: records end with NUL */
 	struct diff_opts diff;
 	const char *upstream;		/* <upstream> (<start>); NULL: default */
 	const char *head;		/* <head>; NULL: HEAD */

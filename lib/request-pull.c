@@ -25,17 +25,31 @@ static int run_request_pull(const struct options *opts, struct strbuf *out)
 }
 
 /* What git request-pull ends with: its diffstat, and with -p the patch. */
-static void request_pull_tail(const struct pull *p, int patch,
-			      struct strbuf *out)
+static void request_pull_tail(const struct pull *p, const char *base,
+			      int patch, struct strbuf *out)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strvec base = STRVEC_INIT;
 
-	merge_bases(p, &base);
-	request_pull_diff(&cp, p, base.v[0], NULL, patch ? with_patch : NULL);
+	request_pull_diff(&cp, p, base, NULL, patch ? with_patch : NULL);
 	cp.out = out;
 	run_git_or_die(&cp);
-	strvec_clear(&base);
+}
+
+/* The paragraph on a conflicted merge, at the end of the message. */
+static void add_conflicts(struct strbuf *message, const struct merge *m)
+{
+	static const char *const about_markers[] = {
+		"",
+		"\nThe diffstat counts the conflict markers of the files listed "
+		"with them.\n",
+		"\nThe diffstat counts these files with their conflict markers.\n",
+	};
+	enum markers markers;
+
+	strbuf_addf(message, "\nMerging this into %s conflicts in:\n\n",
+		    m->pull->upstream.name);
+	markers = conflict_lines(message, &m->res);
+	strbuf_addstr(message, about_markers[markers]);
 }
 
 int request_pull(const struct options *opts)
@@ -43,6 +57,7 @@ int request_pull(const struct options *opts)
 	struct strbuf message = STRBUF_INIT, tail = STRBUF_INIT;
 	struct strbuf local = STRBUF_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strvec base = STRVEC_INIT;
 	const char *colon;
 	struct pull p;
 	struct merge m;
@@ -55,36 +70,41 @@ int request_pull(const struct options *opts)
 			   colon ? (size_t)(colon - opts->end) : strlen(opts->end));
 	}
 	resolve(&p, opts->upstream, local.len ? local.buf : NULL);
+	/* before git request-pull, which would say the same in its words */
+	merge_bases(&p, &base);
 	merge_run(&m, &p, opts->allow_unrelated);
 
 	rc = run_request_pull(opts, &message);
-	request_pull_tail(&p, opts->patch, &tail);
+	request_pull_tail(&p, base.v[0], opts->patch, &tail);
 	if (message.len < tail.len ||
 	    memcmp(message.buf + message.len - tail.len, tail.buf, tail.len)) {
-		if (rc) {	/* it failed, and said why: pass it all on */
-			fwrite(message.buf, 1, message.len, stdout);
-			return rc < 0 ? 128 : rc;
+		if (!rc)
+			die("git request-pull's output does not end with the "
+			    "diffstat it should; not replacing it");
+		/* it failed, and said why: pass it all on */
+		fwrite(message.buf, 1, message.len, stdout);
+	} else {
+		strbuf_setlen(&message, message.len - tail.len);
+		merge_diff(&cp, &m, &opts->diff,
+			   opts->patch ? with_patch : NULL);
+		cp.out = &message;
+		run_git_or_die(&cp);
+		if (m.conflicted) {
+			add_conflicts(&message, &m);
+			rc = 1;
 		}
-		die("git request-pull's output does not end with the diffstat "
-		    "it should; not replacing it");
+		fwrite(message.buf, 1, message.len, stdout);
+		if (m.conflicted) {
+			fflush(stdout);
+			report_conflicts(&p, &m.res);
+		}
 	}
-	strbuf_setlen(&message, message.len - tail.len);
-
-	merge_diff(&cp, &m, &opts->diff, opts->patch ? with_patch : NULL);
-	cp.out = &message;
-	run_git_or_die(&cp);
-	if (m.conflicted) {
-		strbuf_addf(&message, "\nMerging this into %s conflicts in:\n\n",
-			    p.upstream.name);
-		conflict_lines(&message, &m.res);
-		rc = 1;
-	}
-	fwrite(message.buf, 1, message.len, stdout);
 
 	merge_release(&m);
 	pull_release(&p);
 	strbuf_release(&message);
 	strbuf_release(&tail);
 	strbuf_release(&local);
+	strvec_clear(&base);
 	return rc < 0 ? 128 : rc;
 }

@@ -124,6 +124,21 @@ static int verify(const char *spec, struct strbuf *oid, struct strbuf *err,
 	return rc;
 }
 
+/* The type of an object, "tree", "tag"...: 1 and it in type, or 0. */
+static int object_type(const char *oid, struct strbuf *type)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_pushl(&cp.args, "cat-file", "-t", oid, NULL);
+	strbuf_reset(type);
+	cp.out = type;
+	cp.no_stderr = 1;
+	if (run_git(&cp))
+		return 0;
+	strbuf_trim_newlines(type);
+	return 1;
+}
+
 /*
  * Why the current branch's @{upstream} does not resolve, and stop.  git
  * says why only without -q from 2.41 on (in English, for a message of
@@ -205,18 +220,15 @@ static void resolve_one(const struct pull *p, const struct revision *rev,
 	strbuf_addf(&spec, "%s^{commit}", raw.buf);
 	if (!verify(spec.buf, oid, &err, 0))
 		return;
-	{
-		struct child_process cp = CHILD_PROCESS_INIT;
-
-		strvec_pushl(&cp.args, "cat-file", "-t", raw.buf, NULL);
-		strbuf_reset(&spec);
-		cp.out = &spec;
-		cp.no_stderr = 1;
-		if (run_git(&cp))
-			die("not a valid revision: '%s'", rev->name);
-		strbuf_trim_newlines(&spec);
+	if (!object_type(raw.buf, &spec))
+		die("not a valid revision: '%s'", rev->name);
+	if (strcmp(spec.buf, "tag"))
 		die("'%s' is a %s, not a commit", rev->name, spec.buf);
-	}
+	/* what the tag (of a tag...) is of, at the end of the chain */
+	strbuf_addstr(&raw, "^{}");
+	if (!object_type(raw.buf, &spec))
+		die("'%s' is a tag, not a commit", rev->name);
+	die("'%s' is a tag of a %s, not a commit", rev->name, spec.buf);
 }
 
 /*

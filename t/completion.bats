@@ -409,3 +409,35 @@ zsh_complete_line() {
 	clean-diffstat
 	EOF
 }
+
+@test "the diff options a mode refuses are not offered in that mode" {
+	offers after "git clean-diffstat --line-pre" <<-'EOF'
+	"--line-prefix="
+	EOF
+	offers after "git clean-diffstat --check --line-pre" </dev/null
+	offers after "git clean-diffstat --porcelain --skip-t" </dev/null
+	offers after "git clean-diffstat --request-pull --output=" </dev/null
+	offers after "git clean-diffstat --request-pull --line-pre" <<-'EOF'
+	"--line-prefix="
+	EOF
+	offers after "git clean-diffstat --explain -z" </dev/null
+	offers after "git clean-diffstat --porcelain -z" <<-'EOF'
+	"-z "
+	EOF
+}
+
+@test "zsh: the diff options a mode refuses are not offered in that mode" {
+	offers zsh "git clean-diffstat --line-pre" <<-'EOF'
+	--line-prefix
+	EOF
+	offers zsh "git clean-diffstat --check --line-pre" </dev/null
+	offers zsh "git clean-diffstat --porcelain --skip-t" </dev/null
+	offers zsh "git clean-diffstat --request-pull --outp" <<-'EOF'
+	--output-indicator-context
+	--output-indicator-new
+	--output-indicator-old
+	EOF
+	offers zsh "git clean-diffstat --request-pull --line-pre" <<-'EOF'
+	--line-prefix
+	EOF
+}

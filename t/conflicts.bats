@@ -19,13 +19,15 @@ setup() {
 	git branch topic
 }
 
-# conflicts_as_expected: the tool, from main, gives for main and topic
-# merge-tree's diffstat and lists the conflicts on stdin.
+# conflicts_as_expected [all|some|none]: the tool, from main, gives for
+# main and topic merge-tree's diffstat and lists the conflicts on stdin,
+# saying that the counts include conflict markers for all, some or none
+# of the conflicted files (default: all).
 conflicts_as_expected() {
 	git checkout -q main
 	expect_merge_tree_diff main topic
 	run_tool main topic
-	matches_merge_tree main topic
+	matches_merge_tree main topic "${1-all}"
 }
 
 @test "a content conflict is listed as content" {
@@ -48,7 +50,7 @@ conflicts_as_expected() {
 @test "a modify/delete conflict is listed as modify/delete" {
 	on main git rm -q gone.c
 	on topic sed -i 3s/.*/topic/ gone.c
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  gone.c (modify/delete)
 	EOF
 }
@@ -56,7 +58,7 @@ conflicts_as_expected() {
 @test "a rename/rename conflict lists both names" {
 	on main git mv moved.c main-name.c
 	on topic git mv moved.c topic-name.c
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  main-name.c (rename/rename)
 	  moved.c (rename/rename)
 	  topic-name.c (rename/rename)
@@ -66,7 +68,7 @@ conflicts_as_expected() {
 @test "a rename/delete conflict is listed as rename/delete" {
 	on main git rm -q doomed.c
 	on topic git mv doomed.c saved.c
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  saved.c (rename/delete)
 	EOF
 }
@@ -75,7 +77,7 @@ conflicts_as_expected() {
 	on main sh -c 'echo more >>path'
 	on topic sh -c 'git rm -q path && mkdir path && echo f >path/file'
 	conflicts=path~$(git rev-parse main)
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  $conflicts (file/directory, modify/delete)
 	EOF
 }
@@ -83,7 +85,7 @@ conflicts_as_expected() {
 @test "a binary conflict is listed as binary" {
 	on main sh -c "printf 'bin\0main' >image.bin"
 	on topic sh -c "printf 'bin\0topic' >image.bin"
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  image.bin (binary, content)
 	EOF
 	# git keeps main's side of a binary file: nothing to count
@@ -102,7 +104,7 @@ conflicts_as_expected() {
 	git checkout -q topic
 	git update-index --cacheinfo "160000,$(git rev-parse HEAD),sub"
 	test_tick && git commit -q -m "topic: sub elsewhere"
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  sub (submodule not initialized, submodule)
 	EOF
 }
@@ -110,10 +112,10 @@ conflicts_as_expected() {
 @test "many conflicts are all listed, in path order" {
 	on main sh -c 'sed -i 5s/.*/main/ common.c && git rm -q gone.c && echo main >new.c'
 	on topic sh -c 'sed -i 5s/.*/topic/ common.c && sed -i 3s/.*/t/ gone.c && echo topic >new.c'
-	conflicts_as_expected <<-EOF
-	  common.c (content)
+	conflicts_as_expected some <<-EOF
+	  common.c (content, with conflict markers)
 	  gone.c (modify/delete)
-	  new.c (add/add)
+	  new.c (add/add, with conflict markers)
 	EOF
 }
 
@@ -142,7 +144,7 @@ conflicts_as_expected() {
 	git branch -f topic main
 	on main git mv src lib
 	on topic sh -c 'echo new >src/new.c'
-	conflicts_as_expected <<-EOF
+	conflicts_as_expected none <<-EOF
 	  lib/new.c (file location)
 	EOF
 }
@@ -190,3 +192,27 @@ conflicts_as_expected() {
 	EOF
 }
 
+
+@test "a symlink conflict is listed as symlink, with no word of conflict markers" {
+	ln -s base-target link && commit_all link
+	git branch -f topic main
+	on main ln -sfn main-target link
+	on topic ln -sfn topic-target link
+	# merge-tree says "content", and the merged tree keeps main's link
+	[ "$(git merge-tree --write-tree --name-only main topic | sed -n 2p)" = link ]
+	conflicts_as_expected none <<-EOF
+	  link (symlink)
+	EOF
+	[ ! -s "$BATS_TEST_TMPDIR/actual" ]
+}
+
+@test "conflict markers are claimed for the text files that have them only" {
+	ln -s base-target link && commit_all link
+	git branch -f topic main
+	on main sh -c 'ln -sfn main-target link && sed -i 5s/.*/main/ common.c'
+	on topic sh -c 'ln -sfn topic-target link && sed -i 5s/.*/topic/ common.c'
+	conflicts_as_expected some <<-EOF
+	  common.c (content, with conflict markers)
+	  link (symlink)
+	EOF
+}

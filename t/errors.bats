@@ -17,6 +17,7 @@ usage_text() {
 	    --check               say whether git request-pull's diffstat is messy
 	    --explain             show how git request-pull's diffstat differs
 	    --porcelain           --explain, in a stable format for scripts
+	    -z                    with --porcelain: end each record with NUL
 	    --request-pull [-p] <start> <url> [<end>]
 	                          run git request-pull with the clean diffstat
 	    --allow-unrelated-histories
@@ -52,6 +53,16 @@ usage_error() {
 	expect_failure 128 <<<"fatal: not a valid revision: 'nope'"
 	run_tool linus nope
 	expect_failure 128 <<<"fatal: not a valid revision: 'nope'"
+}
+
+@test "a tag of a tree or of a blob says so, through any chain of tags, exit 128" {
+	git tag -a -m tree tree-tag 'linus^{tree}'
+	git tag -a -m blob blob-tag linus:Makefile
+	git -c advice.nestedTag=false tag -a -m nested nested-tag blob-tag
+	run_tool tree-tag topic
+	expect_failure 128 <<<"fatal: 'tree-tag' is a tag of a tree, not a commit"
+	run_tool linus nested-tag
+	expect_failure 128 <<<"fatal: 'nested-tag' is a tag of a blob, not a commit"
 }
 
 @test "a revision that is no commit says what it is, exit 128" {
@@ -113,6 +124,24 @@ usage_error() {
 	expect_unchanged
 }
 
+@test "unrelated histories in the modes: one fatal line and no hint, exit 128" {
+	git checkout -q --orphan lonely
+	git rm -q -rf .
+	test_commit lonely lonely.txt
+	git checkout -q linus
+	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
+	git push -q "$BATS_TEST_TMPDIR/pub.git" refs/heads/lonely:refs/heads/alone
+	local allow mode
+	for allow in "" --allow-unrelated-histories; do
+		for mode in --check --explain --porcelain; do
+			run_tool $allow "$mode" linus lonely
+			expect_failure 128 <<<"fatal: no commits in common between 'linus' and 'lonely', so git request-pull has no diffstat"
+		done
+		run_tool $allow --request-pull linus "file://$BATS_TEST_TMPDIR/pub.git" lonely:alone
+		expect_failure 128 <<<"fatal: no commits in common between 'linus' and 'lonely', so git request-pull has no diffstat"
+	done
+}
+
 @test "a shallow clone without the merge base says so with a hint, exit 128" {
 	cd ..
 	git clone -q --depth=1 --no-single-branch "file://$PWD/repo" shallow
@@ -153,11 +182,18 @@ usage_error() {
 	usage_error "unknown option '-'" | expect_failure 129
 }
 
-@test "diff options that change the exit status are refused, exit 129" {
-	for opt in --exit-code --quiet --follow; do
+@test "diff options that change the exit status are refused with the reason, exit 129" {
+	for opt in --exit-code --quiet; do
 		run_tool "$opt" linus topic
-		usage_error "unknown option '$opt'" | expect_failure 129
+		usage_error "$opt is not supported: the exit status tells of conflicts" |
+			expect_failure 129
 	done
+	run_tool --follow linus topic
+	usage_error "--follow is not supported: it follows one file through a log" |
+		expect_failure 129
+	run_tool --cached linus topic
+	usage_error "--cached is not supported: <upstream> is compared with the merge" |
+		expect_failure 129
 }
 
 @test "a diff option without its value, exit 129" {
@@ -228,4 +264,79 @@ usage_error() {
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
 	[ ! -e "--output=$BATS_TEST_TMPDIR/pwned" ]
 	expect_unchanged
+}
+
+# git_says <diff option>: git diff's own error for it, less its prefix
+git_says() {
+	git diff "$1" linus topic 2>&1 >/dev/null | sed -n '1s/^[a-z]*: //p;2p' |
+		grep -v '^usage:' || :
+}
+
+@test "a bad value of a diff option is a usage error in git diff's words, before anything runs" {
+	# shellcheck disable=SC2054 # the commas are in the values
+	local opts=(--stat=abc --stat=10,20,x --stat-width=x --stat-count=1x
+		-Uabc --unified=x -Mabc --find-renames=1.2.3 -Cx -B50/x
+		--break-rewrites=x --dirstat=x -X5x --dirstat=files,bogus
+		--dirstat-by-file=zz) says=() i
+	for i in "${!opts[@]}"; do
+		says[i]=$(git_says "${opts[i]}")
+		[ -n "${says[i]}" ]
+	done
+	# a git that notes every run: none may happen while the tool runs
+	fake_git 'echo "$*" >>"'"$BATS_TEST_TMPDIR"'/ran"'
+	git checkout -q topic
+	for i in "${!opts[@]}"; do
+		remember_repo
+		rm -f "$BATS_TEST_TMPDIR/ran"
+		# no revision: the usage error comes before the missing upstream
+		capture "${TOOL[@]}" "${opts[i]}"
+		[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+		usage_error "${says[i]}" | expect_failure 129
+	done
+}
+
+@test "a value any git since 2.38 takes passes, and only a bad one is refused" {
+	local opt
+	run_tool -lx linus topic
+	usage_error "switch \`l' expects an integer value with an optional k/m/g suffix" |
+		expect_failure 129
+	run_tool --inter-hunk-context= linus topic
+	usage_error "option \`inter-hunk-context' expects a numerical value" |
+		expect_failure 129
+	expect_procedure linus topic -C --stat --summary -l 010
+	run_tool -l 010 linus topic
+	matches_procedure
+	# output formats: they replace --stat --summary
+	for opt in --stat=-5 "--stat= 5" "--stat=10," -X5.5 --dirstat=10,files -U; do
+		expect_procedure linus topic -C "$opt"
+		run_tool "$opt" linus topic
+		matches_procedure
+	done
+	for opt in -M50% -M.5 -B/ -B50/70%; do
+		expect_procedure linus topic -C --stat --summary "$opt"
+		run_tool "$opt" linus topic
+		matches_procedure
+	done
+}
+
+@test "the modes refuse the diff options that change what they read back, exit 129" {
+	local mode opt
+	for mode in --check --explain --porcelain --request-pull; do
+		run_tool "$mode" "--output=$BATS_TEST_TMPDIR/written" linus url
+		usage_error "options '$mode' and '--output' cannot be used together" |
+			expect_failure 129
+		[ ! -e "$BATS_TEST_TMPDIR/written" ]
+	done
+	for mode in --check --explain --porcelain; do
+		for opt in --line-prefix=X --rotate-to=Makefile --skip-to=Makefile; do
+			run_tool "$mode" "$opt" linus topic
+			usage_error "options '$mode' and '${opt%%=*}' cannot be used together" |
+				expect_failure 129
+		done
+	done
+	for mode in --check --explain --request-pull; do
+		run_tool "$mode" -z linus url
+		usage_error "options '$mode' and '-z' cannot be used together" |
+			expect_failure 129
+	done
 }

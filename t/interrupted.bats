@@ -100,14 +100,58 @@ run_tool_into_head() {
 	grep -q '^diff --git a/' "$BATS_TEST_TMPDIR/first-line"
 }
 
-@test "a reader gone before the tool starts writing: SIGPIPE's status, quietly, nothing left" {
+# capture_into_closed_pipe <args>...: capture the tool given <args>,
+# its stdout a pipe whose reader has gone.
+capture_into_closed_pipe() {
 	remember_repo
 	# shellcheck disable=SC2016 # perl's variables
 	capture perl -e 'pipe my $r, my $w or die; close $r;
 		open STDOUT, ">&", $w or die; exec @ARGV or die' \
-		"${TOOL[@]}" -p linus topic
+		"${TOOL[@]}" "$@"
+}
+
+@test "a reader gone before the tool starts writing: SIGPIPE's status, quietly, nothing left" {
+	capture_into_closed_pipe -p linus topic
 	expect_status 141
 	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "a reader gone in every mode: SIGPIPE's status, quietly, as git" {
+	local args
+	for args in --version "--check linus topic" "--explain linus topic" \
+		"--porcelain linus topic"; do
+		# shellcheck disable=SC2086 # the words of args are the arguments
+		capture_into_closed_pipe $args
+		expect_status 141
+		expect_stderr </dev/null
+		expect_unchanged
+	done
+}
+
+# A full disk for the output: /dev/full takes no byte.
+@test "a failed write of the output is fatal in every mode, as in git, exit 128" {
+	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
+	git push -q "$BATS_TEST_TMPDIR/pub.git" topic
+	local args url="file://$BATS_TEST_TMPDIR/pub.git"
+	for args in --version -h "--check linus topic" "--explain linus topic" \
+		"--porcelain linus topic" "--porcelain -z linus topic" \
+		"--request-pull linus $url topic" \
+		"--request-pull -p linus $url topic"; do
+		remember_repo
+		# shellcheck disable=SC2016,SC2086 # the inner shell's "$@"; the words of args are the arguments
+		capture sh -c '"$@" >/dev/full' sh "${TOOL[@]}" $args
+		expect_failure 128 <<<"fatal: write failure on standard output: No space left on device"
+	done
+	# the default mode: git diff writes there itself, and its own words,
+	# in its version's wording, are passed on
+	remember_repo
+	# shellcheck disable=SC2016 # the inner shell's "$@"
+	capture sh -c '"$@" >/dev/full' sh "${TOOL[@]}" linus topic
+	expect_status 128
+	grep -q '^fatal: .*write failure on standard output' "$BATS_TEST_TMPDIR/stderr"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/stderr")" -eq 1 ]
+	expect_stdout </dev/null
 	expect_unchanged
 }
 

@@ -118,9 +118,10 @@ history_counted_differently() {
 	the clean diffstat:          5 files changed, 20 insertions(+), 5 deletions(-)
 
 	Only in git request-pull's diffstat, not part of this pull:
-	  Makefile          +1 -1  (from merge base $rc2)
-	  fs/btrfs/ctree.c  +25 -0  (from merge base $rc2)
-	  fs/ext4/inode.c   +1 -1  (from merge base $rc2)
+	  from merge base $rc2:
+	    Makefile          +1 -1
+	    fs/btrfs/ctree.c  +25 -0
+	    fs/ext4/inode.c   +1 -1
 	EOF
 	expect_stderr </dev/null
 	expect_unchanged
@@ -183,16 +184,17 @@ history_counted_differently() {
 	expect_stdout <<-EOF
 	request-pull 8 47 7
 	clean 5 20 5
-	only-request-pull 1 1 $rc2 Makefile
-	only-request-pull 25 0 $rc2 fs/btrfs/ctree.c
-	only-request-pull 1 1 $rc2 fs/ext4/inode.c
+	only-request-pull 1 1 $rc2 - Makefile
+	only-request-pull 25 0 $rc2 - fs/btrfs/ctree.c
+	only-request-pull 1 1 $rc2 - fs/ext4/inode.c
 	EOF
 	expect_stderr </dev/null
 	expect_unchanged
 }
 
-@test "--porcelain quotes odd paths as git does" {
-	git init -q repo && cd repo
+# An odd path (a tab in it) that only git request-pull's diffstat names.
+history_odd_path() {
+	git init -q repo && cd repo || return
 	test_commit base README base
 	git checkout -q -b x
 	test_commit x-odd "$(printf 'tab\there')" one
@@ -200,17 +202,21 @@ history_counted_differently() {
 	test_commit rc2-odd "$(printf 'caf\303\251 "q"')" two
 	git checkout -q -b topic
 	test_merge x
-	test_commit topic t.c t
+	test_commit "topic: t" t.c t
 	git checkout -q main
 	test_merge x
 	test_commit upstream README more
 	[ "$(git merge-base main topic)" = "$(git rev-parse rc2-odd)" ]
+}
+
+@test "--porcelain quotes odd paths as git does" {
+	history_odd_path
 	run_tool --porcelain main topic
 	expect_status 1
 	expect_stdout <<-EOF
 	request-pull 2 2 0
 	clean 1 1 0
-	only-request-pull 1 0 $(git rev-parse x-odd) "tab\\there"
+	only-request-pull 1 0 $(git rev-parse x-odd) - "tab\\there"
 	EOF
 	expect_unchanged
 }
@@ -260,12 +266,49 @@ expected_request_pull() {
 	publish topic
 	run_tool --request-pull linus "$url" topic
 	expect_status 1
-	tail -n 4 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/tail"
+	tail -n 6 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/tail"
 	test_cmp - "$BATS_TEST_TMPDIR/tail" <<-\EOF
 
 	Merging this into linus conflicts in:
 
 	  drivers/net/eth.c (content)
+
+	The diffstat counts these files with their conflict markers.
+	EOF
+	expect_unchanged
+}
+
+@test "--request-pull with a conflict warns on stderr as the default mode does" {
+	history_conflict
+	publish topic
+	run_tool --request-pull linus "$url" topic
+	expect_status 1
+	expect_stderr <<-EOF
+	$(conflict_warning linus topic all)
+	  drivers/net/eth.c (content)
+	EOF
+	expect_unchanged
+}
+
+@test "--request-pull with a symlink conflict says nothing of conflict markers" {
+	history_partly_pulled
+	ln -s topic-target link && commit_all "topic: link"
+	git checkout -q linus
+	ln -s linus-target link && commit_all "linus: link"
+	git checkout -q topic
+	publish topic
+	run_tool --request-pull linus "$url" topic
+	expect_status 1
+	tail -n 4 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/tail"
+	test_cmp - "$BATS_TEST_TMPDIR/tail" <<-\EOF
+
+	Merging this into linus conflicts in:
+
+	  link (add/add)
+	EOF
+	expect_stderr <<-EOF
+	$(conflict_warning linus topic none)
+	  link (add/add)
 	EOF
 	expect_unchanged
 }
@@ -307,4 +350,144 @@ expected_request_pull() {
 	publish topic
 	run_tool --request-pull 'linus^{tree}' "$url" topic
 	expect_failure 128 <<<"fatal: 'linus^{tree}' is a tree, not a commit"
+}
+
+@test "--porcelain -z: the same records, each ended by NUL, but for the value of an option" {
+	history_counted_differently
+	run_tool --porcelain main topic
+	expect_status 1
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/lines"
+	run_tool --porcelain -z main topic
+	expect_status 1
+	expect_stderr </dev/null
+	expect_unchanged
+	tr '\0\n' '\n\0' <"$BATS_TEST_TMPDIR/actual" | test_cmp "$BATS_TEST_TMPDIR/lines" -
+	# a -z that is the value of a diff option is that value
+	run_tool --porcelain -S -z main topic
+	expect_status 0
+	expect_stdout <<-\EOF
+	request-pull 0 0 0
+	clean 0 0 0
+	EOF
+}
+
+@test "--porcelain -z writes an odd path as it is, never quoted" {
+	history_odd_path
+	run_tool --porcelain -z main topic
+	expect_status 1
+	expect_unchanged
+	printf 'only-request-pull 1 0 %s - tab\there\0' "$(git rev-parse x-odd)" >"$BATS_TEST_TMPDIR/record"
+	tail -c "$(wc -c <"$BATS_TEST_TMPDIR/record")" "$BATS_TEST_TMPDIR/actual" |
+		cmp "$BATS_TEST_TMPDIR/record" -
+}
+
+@test "--check with a pathspec that matches no file says so, exit 0" {
+	history_partly_pulled
+	[ -z "$(git diff --name-only "$(git merge-base linus topic)" topic -- no/such/file)" ]
+	run_tool --check linus topic -- no/such/file
+	expect_status 0
+	tail -n 2 "$BATS_TEST_TMPDIR/actual" | test_cmp - <(cat <<-\EOF
+	git request-pull's diffstat names 0 files, the clean diffstat 0.
+	The pathspec matches no file in either diffstat: nothing to compare.
+	EOF
+	)
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--explain with a pathspec that matches no file says so, exit 0" {
+	history_partly_pulled
+	run_tool --explain linus topic -- no/such/file
+	expect_status 0
+	expect_stdout <<-\EOF
+	git request-pull's diffstat: 0 files changed
+	the clean diffstat:          0 files changed
+
+	The pathspec matches no file in either diffstat.
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+# The counts of a file in git request-pull's diffstat, as --explain
+# shows them: "+<added> -<deleted>".
+request_pull_counts() {
+	request_pull_diffstat linus topic --numstat -- "$1" |
+		awk '{ printf "+%s -%s\n", $1, $2 }'
+}
+
+@test "--explain groups the files under the merge bases that brought them" {
+	history_three_bases
+	[ "$(git merge-base linus topic)" = "$(git rev-parse z1)" ]
+	[ "$(request_pull_counts drivers/net/eth.c)" = "+2 -2" ]
+	run_tool --explain linus topic
+	expect_status 1
+	expect_stdout <<-EOF
+	git request-pull's diffstat: $(request_pull_diffstat linus topic --shortstat | sed 's/^ //')
+	the clean diffstat:          $(procedure_diffstat linus topic --shortstat | sed 's/^ //')
+
+	Only in git request-pull's diffstat, not part of this pull:
+	  from merge base $(git rev-parse --short y1) y1:
+	    drivers/net/y.c    $(request_pull_counts drivers/net/y.c)
+	  from merge bases $(git rev-parse --short y1) y1,
+	                   $(git rev-parse --short x1) x1:
+	    drivers/net/eth.c  $(request_pull_counts drivers/net/eth.c)
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--porcelain names every merge base that brought a file in" {
+	history_three_bases
+	run_tool --porcelain linus topic
+	expect_status 1
+	x1=$(git rev-parse x1) y1=$(git rev-parse y1)
+	expect_stdout <<-EOF
+	request-pull 4 23 3
+	clean 2 16 1
+	only-request-pull 2 2 $y1 $x1 drivers/net/eth.c
+	only-request-pull 5 0 $y1 - drivers/net/y.c
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--explain fits in 80 columns: long paths and subjects are cut as git's --stat cuts" {
+	history_three_bases_long
+	long=$(git diff --name-only y1~ y1 -- drivers/very-long-*)
+	[ "${#long}" -eq 104 ]
+	run_tool --explain linus topic
+	expect_status 1
+	# no line wider than 80 columns (all of it is ASCII)
+	awk 'length($0) > 80 { print; bad = 1 } END { exit bad }' "$BATS_TEST_TMPDIR/actual"
+	# the path: "..." and the end of it from a slash, then its counts
+	line=$(grep '^    \.\.\./' "$BATS_TEST_TMPDIR/actual")
+	shown=${line#    ...}
+	shown=${shown%% *}
+	[[ "$long" == *"$shown" ]]
+	[[ "$line" == *"  $(request_pull_counts "$long")" ]]
+	# the subject: cut with "..."
+	grep -q "^  from merge base $(git rev-parse --short y1) y1: a subject far .*\.\.\.:$" "$BATS_TEST_TMPDIR/actual"
+	# nothing else is cut
+	grep -q '^    drivers/net/y.c  ' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "--explain puts totals too wide for a mail on lines of their own" {
+	history_simple
+	for i in 0 1 2 3 4 5 6 7 8 9; do new_file "drivers/net/many$i.c" 1000; done
+	commit_all many
+	totals=$(request_pull_diffstat linus topic --shortstat | sed 's/^ //')
+	[ "${#totals}" -gt 50 ]
+	run_tool --explain linus topic
+	expect_status 0
+	expect_stdout <<-EOF
+	git request-pull's diffstat:
+	  $totals
+	the clean diffstat:
+	  $(procedure_diffstat linus topic --shortstat | sed 's/^ //')
+
+	They name the same files with the same counts.
+	EOF
+	expect_stderr </dev/null
+	expect_unchanged
 }

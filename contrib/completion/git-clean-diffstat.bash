@@ -84,7 +84,8 @@ _git_clean_diffstat ()
 		case "$word" in
 		--end-of-options)	only_revs=yes ;;
 		--check)		mode=check ;;
-		--explain|--porcelain)	mode=explain ;;
+		--explain)		mode=explain ;;
+		--porcelain)		mode=porcelain ;;
 		--request-pull)		mode=request-pull ;;
 		*)
 			__git_clean_diffstat_takes_value "$word" &&
@@ -135,7 +136,7 @@ _git_clean_diffstat ()
 			# --explain's); offer only the mode given, if any.
 			case "$mode" in
 			"")		opts="--check --explain --porcelain --request-pull" ;;
-			explain)	opts="--explain --porcelain" ;;
+			explain|porcelain) opts="--explain --porcelain" ;;
 			*)		opts="--$mode" ;;
 			esac
 			opts="$opts --allow-unrelated-histories -h --help --version
@@ -147,6 +148,15 @@ _git_clean_diffstat ()
 				   $(__git_clean_diffstat_diff_options); do
 				case "$opt" in
 				--exit-code|--quiet|--check)
+					continue ;;
+				esac
+				# nor those the mode refuses (lib/options.c)
+				case "$mode,$opt" in
+				?*,--output=|\
+				check,-z|explain,-z|request-pull,-z|\
+				[ce]*,--line-prefix=|[ce]*,--rotate-to=|\
+				[ce]*,--skip-to=|porcelain,--line-prefix=|\
+				porcelain,--rotate-to=|porcelain,--skip-to=)
 					continue ;;
 				esac
 				opts="$opts $opt"

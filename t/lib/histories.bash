@@ -20,6 +20,10 @@
 #                           two merge bases, x2 and vN-rc2
 #   history_criss_cross     linus and topic merged each other's tip
 #   history_cherry_picks    the same change on both sides
+#   history_three_bases     x1, y1 and z1 from vN-rc2 merged into both
+#                           linus and topic: three merge bases
+#   history_three_bases_long  the same, with a subject and a path too
+#                           long for a line of a mail
 
 # lines <name> <n>: <n> numbered lines for a file called <name>.
 lines() {
@@ -193,11 +197,58 @@ build_cherry_picks() {
 	commit_all c3
 }
 
+# history_three_bases [<dir>]: x1, y1 and z1, each on a branch of its own
+# from vN-rc2 and each editing a line of drivers/net/eth.c (y1 adds
+# drivers/net/y.c too), merged into both linus (after vN-rc3) and topic
+# (from vN-rc2: c1, the merges, c2), so that the two have three merge
+# bases, of which git merge-base picks z1, the newest: git request-pull's
+# diffstat counts the eth.c lines of x1 and y1, and y.c.
+# history_three_bases_long [<dir>]: the same, but y1's subject and the
+# path of one more file of y1 are too long for a line of a mail.
+build_three_bases() {
+	three_bases short "$@"
+}
+
+build_three_bases_long() {
+	three_bases long "$@"
+}
+
+three_bases() {
+	local b subject length=$1
+	shift
+	history_mainline "$@" || return
+	for b in x y z; do
+		git checkout -q -b "$b" vN-rc2
+		case $b in
+		x) edit drivers/net/eth.c 10 'eth: x1' ;;
+		y) edit drivers/net/eth.c 20 'eth: y1' && new_file drivers/net/y.c 5 ;;
+		z) edit drivers/net/eth.c 30 'eth: z1' ;;
+		esac
+		subject=${b}1
+		if [ "$b" = y ] && [ "$length" = long ]; then
+			subject="y1: a subject far too long to be shown whole in a line of a mail"
+			new_file "drivers/$(printf 'very-long-directory-name-%02d/' 1 2 3)$(printf 'a%.0s' {1..10}).c" 3
+		fi
+		commit_all "$subject" && git tag -f "${b}1" >/dev/null
+	done
+	git checkout -q -b topic vN-rc2
+	new_file drivers/net/phy.c 15
+	commit_all c1
+	for b in x1 y1 z1; do test_merge "$b"; done
+	edit Documentation/process/pull-requests.rst 7 'docs: c2'
+	commit_all c2
+	git checkout -q linus
+	for b in x1 y1 z1; do test_merge "$b"; done
+	git checkout -q topic
+}
+
 history_simple() { from_cache build_simple "$@"; }
 history_messy() { from_cache build_messy "$@"; }
 history_partly_pulled() { from_cache build_partly_pulled "$@"; }
 history_criss_cross() { from_cache build_criss_cross "$@"; }
 history_cherry_picks() { from_cache build_cherry_picks "$@"; }
+history_three_bases() { from_cache build_three_bases "$@"; }
+history_three_bases_long() { from_cache build_three_bases_long "$@"; }
 
 # from_cache <builder> [<dir>]: a copy of what <builder> builds, in <dir>
 # (default repo), entered, with test_tick where the builder left it.  The

@@ -19,11 +19,15 @@
 #                          the same, for a merge that conflicts
 #   matches_procedure      exit 0, stdout what the oracle printed,
 #                          nothing on stderr, the repository unchanged
-#   matches_merge_tree <upstream> <head>
+#   matches_merge_tree <upstream> <head> [all|some|none]
 #                          exit 1, stdout what merge_tree_diff printed,
 #                          stderr the warning that merging conflicts and
 #                          the conflicted paths on stdin, the repository
-#                          unchanged
+#                          unchanged; the warning says that the counts
+#                          include conflict markers for all conflicted
+#                          files (default), for some (those listed "with
+#                          conflict markers") or for none (no file has
+#                          them: a symlink, binary, modify/delete ...)
 #   expect_failure <n>     exit <n>, nothing on stdout, stderr exactly
 #                          stdin, the repository unchanged
 #   expect_status <n>      the last run's exit status is <n>
@@ -126,10 +130,20 @@ matches_merge_tree() {
 	expect_status 1 &&
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
 	{
-		echo "warning: merging '$2' into '$1' conflicts; the counts of conflicted files include conflict markers:"
+		conflict_warning "$1" "$2" "${3-all}"
 		cat
 	} | expect_stderr &&
 	expect_unchanged
+}
+
+# conflict_warning <upstream> <head> all|some|none: the first line of the
+# warning that merging <head> into <upstream> conflicts.
+conflict_warning() {
+	case $3 in
+	all) echo "warning: merging '$2' into '$1' conflicts; the counts of conflicted files include conflict markers:" ;;
+	some) echo "warning: merging '$2' into '$1' conflicts; the counts of files listed with conflict markers include them:" ;;
+	none) echo "warning: merging '$2' into '$1' conflicts:" ;;
+	esac
 }
 
 expect_failure() {
