@@ -9,12 +9,17 @@
 
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
+"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--porcelain] [<upstream>]\n"
 "\n"
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
 "    --porcelain           --explain, in a stable format for scripts\n"
 "    --request-pull [-p] <start> <url> [<end>]\n"
 "                          run git request-pull with the clean diffstat\n"
+"    --verify[=<file>]     check the pull request in <file> (default: stdin)\n"
+"                          against what pulling it into <upstream> changes\n"
+"    --no-fetch            --verify: never fetch; the tip must be here\n"
+"    --allow-local         --verify: fetch from file:// and local paths too\n"
 "    --allow-unrelated-histories\n"
 "                          allow merging histories without a common ancestor\n"
 "    -h                    show this help and exit\n"
@@ -183,6 +188,25 @@ static void check_mode(struct options *opts, const char **arg, int nr)
 {
 	size_t i, j;
 
+	if ((opts->no_fetch || opts->allow_local) && opts->mode != MODE_VERIFY)
+		usage_error("'%s' needs --verify", opts->no_fetch ?
+			    "--no-fetch" : "--allow-local");
+	if (opts->mode == MODE_VERIFY) {
+		if (opts->diff.args.nr)
+			usage_error("--verify compares git request-pull's "
+				    "-M --stat --summary; drop '%s'",
+				    opts->diff.args.v[0]);
+		if (opts->diff.pathspec)
+			usage_error("--verify takes no pathspec");
+		if (opts->allow_unrelated)
+			usage_error("options '--verify' and "
+				    "'--allow-unrelated-histories' cannot be "
+				    "used together");
+		if (nr > 1)
+			usage_error("too many arguments for --verify");
+		opts->upstream = nr ? arg[0] : "HEAD";
+		return;
+	}
 	if (opts->mode == MODE_REQUEST_PULL) {
 		/* -p is git request-pull's: the patch after the diffstat */
 		struct strvec *args = &opts->diff.args;
@@ -218,7 +242,7 @@ static void check_mode(struct options *opts, const char **arg, int nr)
 void parse_options(int argc, char **argv, struct options *opts)
 {
 	const char *positional[4];
-	int i, nr = 0, only_revs = 0;
+	int i, nr = 0, only_revs = 0, explain = 0;
 
 	memset(opts, 0, sizeof(*opts));
 	for (i = 1; i < argc; i++) {
@@ -251,9 +275,26 @@ void parse_options(int argc, char **argv, struct options *opts)
 			set_mode(opts, MODE_CHECK, arg);
 		} else if (!strcmp(arg, "--explain")) {
 			set_mode(opts, MODE_EXPLAIN, arg);
+			explain = 1;
 		} else if (!strcmp(arg, "--porcelain")) {
-			set_mode(opts, MODE_EXPLAIN, arg);
+			/* --explain's, or --verify's with it */
+			if (opts->mode != MODE_VERIFY)
+				set_mode(opts, MODE_EXPLAIN, arg);
 			opts->porcelain = 1;
+		} else if (!strcmp(arg, "--verify") ||
+			   !strncmp(arg, "--verify=", 9)) {
+			/* a --porcelain before it was not --explain's */
+			if (opts->mode == MODE_EXPLAIN && opts->porcelain &&
+			    !explain)
+				opts->mode = MODE_DIFFSTAT;
+			set_mode(opts, MODE_VERIFY, "--verify");
+			opts->verify_file = arg[8] ? arg + 9 : NULL;
+			if (opts->verify_file && !*opts->verify_file)
+				usage_error("--verify= needs a file name");
+		} else if (!strcmp(arg, "--no-fetch")) {
+			opts->no_fetch = 1;
+		} else if (!strcmp(arg, "--allow-local")) {
+			opts->allow_local = 1;
 		} else if (!strcmp(arg, "--request-pull")) {
 			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
