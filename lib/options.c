@@ -13,7 +13,7 @@ static const char usage_text[] =
 "\n"
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
-"    --porcelain           --explain, in a stable format for scripts\n"
+"    --porcelain           --explain (or --verify) in a stable format for scripts\n"
 "    --request-pull [-p] <start> <url> [<end>]\n"
 "                          run git request-pull with the clean diffstat\n"
 "    --verify[=<file>]     check the pull request in <file> (default: stdin)\n"
