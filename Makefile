@@ -30,7 +30,8 @@ ALL_CFLAGS = $(BASIC_CFLAGS) $(CPPFLAGS) $(WARNINGS) $(CFLAGS)
 LIB_OBJS = lib/compare.o lib/conflicts.o lib/diff.o lib/gitmodules.o \
 	lib/merge.o lib/mtree.o lib/numstat.o lib/options.o lib/quarantine.o \
 	lib/quote.o lib/request-pull.o lib/resolve.o lib/run.o lib/signals.o \
-	lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o
+	lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o \
+	lib/pullmsg.o lib/verify.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1
@@ -122,7 +123,7 @@ valgrind: all $(TEST_HELPERS)
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-C_SOURCES += lib/pullmsg.c t/helper/test-pullmsg.c t/fuzz/pullmsg-fuzzer.c
+C_SOURCES += t/helper/test-pullmsg.c t/fuzz/pullmsg-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullmsg-corpus t/lib/random-history \
 	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \

@@ -20,7 +20,8 @@
  *
  * --check and --explain (lib/compare.c) set git request-pull's diffstat
  * beside the clean one; --request-pull (lib/request-pull.c) runs git
- * request-pull and puts the clean diffstat in its message.
+ * request-pull and puts the clean diffstat in its message; --verify
+ * (lib/verify.c) checks a pull request received (lib/pullmsg.c).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include "lib/request-pull.h"
 #include "lib/resolve.h"
 #include "lib/signals.h"
+#include "lib/verify.h"
 
 /*
  * In a partial clone, git fetches the blobs the diff needs when it first
@@ -115,6 +117,13 @@ int main(int argc, char **argv)
 		status = request_pull(&opts);
 		options_release(&opts);
 		exit_flushing_stdout(status);
+	}
+	if (opts.mode == MODE_VERIFY) {
+		status = verify(&opts);
+		if (fflush(stdout) || ferror(stdout))
+			die_errno("cannot write the output");
+		options_release(&opts);
+		return status;
 	}
 
 	resolve(&p, opts.upstream, opts.head);

@@ -12,13 +12,18 @@
 
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
+"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--porcelain] [<upstream>]\n"
 "\n"
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
-"    --porcelain           --explain, in a stable format for scripts\n"
+"    --porcelain           --explain (or --verify) in a stable format for scripts\n"
 "    -z                    with --porcelain: end each record with NUL\n"
 "    --request-pull [-p] <start> <url> [<end>]\n"
 "                          run git request-pull with the clean diffstat\n"
+"    --verify[=<file>]     check the pull request in <file> (default: stdin)\n"
+"                          against what pulling it into <upstream> changes\n"
+"    --no-fetch            --verify: never fetch; the tip must be here\n"
+"    --allow-local         --verify: fetch from file:// and local paths too\n"
 "    --allow-unrelated-histories\n"
 "                          allow merging histories without a common ancestor\n"
 "    -h                    show this help and exit\n"
@@ -442,6 +447,25 @@ static int take_option(struct strvec *args, const struct seen *seen,
 static void check_mode(struct options *opts, const char **arg, int nr,
 		       const struct seen *seen, int nr_seen)
 {
+	if ((opts->no_fetch || opts->allow_local) && opts->mode != MODE_VERIFY)
+		usage_error("'%s' needs --verify", opts->no_fetch ?
+			    "--no-fetch" : "--allow-local");
+	if (opts->mode == MODE_VERIFY) {
+		if (opts->diff.args.nr)
+			usage_error("--verify compares git request-pull's "
+				    "-M --stat --summary; drop '%s'",
+				    opts->diff.args.v[0]);
+		if (opts->diff.pathspec)
+			usage_error("--verify takes no pathspec");
+		if (opts->allow_unrelated)
+			usage_error("options '--verify' and "
+				    "'--allow-unrelated-histories' cannot be "
+				    "used together");
+		if (nr > 1)
+			usage_error("too many arguments for --verify");
+		opts->upstream = nr ? arg[0] : "HEAD";
+		return;
+	}
 	/* --porcelain -z: NUL-terminated records (a numstat -z is read) */
 	if (opts->porcelain)
 		opts->nul = take_option(&opts->diff.args, seen, nr_seen, "z");
@@ -470,7 +494,7 @@ void parse_options(int argc, char **argv, struct options *opts)
 {
 	const char *positional[4];
 	struct seen *seen;
-	int i, nr = 0, nr_seen = 0, only_revs = 0;
+	int i, nr = 0, nr_seen = 0, only_revs = 0, explain = 0;
 	size_t k;
 
 	memset(opts, 0, sizeof(*opts));
@@ -507,9 +531,26 @@ void parse_options(int argc, char **argv, struct options *opts)
 			set_mode(opts, MODE_CHECK, arg);
 		} else if (!strcmp(arg, "--explain")) {
 			set_mode(opts, MODE_EXPLAIN, arg);
+			explain = 1;
 		} else if (!strcmp(arg, "--porcelain")) {
-			set_mode(opts, MODE_EXPLAIN, arg);
+			/* --explain's, or --verify's with it */
+			if (opts->mode != MODE_VERIFY)
+				set_mode(opts, MODE_EXPLAIN, arg);
 			opts->porcelain = 1;
+		} else if (!strcmp(arg, "--verify") ||
+			   !strncmp(arg, "--verify=", 9)) {
+			/* a --porcelain before it was not --explain's */
+			if (opts->mode == MODE_EXPLAIN && opts->porcelain &&
+			    !explain)
+				opts->mode = MODE_DIFFSTAT;
+			set_mode(opts, MODE_VERIFY, "--verify");
+			opts->verify_file = arg[8] ? arg + 9 : NULL;
+			if (opts->verify_file && !*opts->verify_file)
+				usage_error("--verify= needs a file name");
+		} else if (!strcmp(arg, "--no-fetch")) {
+			opts->no_fetch = 1;
+		} else if (!strcmp(arg, "--allow-local")) {
+			opts->allow_local = 1;
 		} else if (!strcmp(arg, "--request-pull")) {
 			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
@@ -537,7 +578,7 @@ void parse_options(int argc, char **argv, struct options *opts)
 			usage_error("unknown option '%s'", arg);
 		}
 	}
-	if (opts->mode != MODE_DIFFSTAT)
+	if (opts->mode != MODE_DIFFSTAT && opts->mode != MODE_VERIFY)
 		check_mode_options(opts, seen, nr_seen);
 	check_mode(opts, positional, nr, seen, nr_seen);
 	free(seen);

@@ -10,6 +10,8 @@
  *			   [-- <pathspec>...]
  *	git clean-diffstat --request-pull [-p] [<diff-options>] <start> <url>
  *			   [<end>]
+ *	git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local]
+ *			   [--porcelain] [<upstream>]
  *
  * parse_options() sorts the arguments into the tool's own options, the
  * options for git diff (checked against the list of those git diff
@@ -23,7 +25,8 @@ enum mode {
 	MODE_DIFFSTAT,			/* the clean diffstat */
 	MODE_CHECK,			/* --check: is request-pull's messy? */
 	MODE_EXPLAIN,			/* --explain: how do the two differ? */
-	MODE_REQUEST_PULL		/* --request-pull: request-pull, cleaned */
+	MODE_REQUEST_PULL,		/* --request-pull: request-pull, cleaned */
+	MODE_VERIFY			/* --verify: check a pull request received */
 };
 
 /* What the user asked of git diff. */
@@ -47,6 +50,9 @@ struct options {
 	int patch;			/* --request-pull -p */
 	int allow_unrelated;		/* --allow-unrelated-histories */
 	int help;			/* --help: show the manual page */
+	const char *verify_file;	/* --verify=<file>; NULL or "-": stdin */
+	int no_fetch;			/* --verify --no-fetch */
+	int allow_local;		/* --verify --allow-local */
 };
 
 void parse_options(int argc, char **argv, struct options *opts);

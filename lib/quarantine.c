@@ -17,6 +17,8 @@ void quarantine_create(void)
 	const char *tmp = getenv("TMPDIR");
 	struct strbuf path = STRBUF_INIT;
 
+	if (dir.len)
+		return;		/* one for the whole run */
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if (*tmp != '/') {
@@ -32,6 +34,11 @@ void quarantine_create(void)
 			  tmp);
 	dir = path;
 	at_cleanup(quarantine_remove);
+}
+
+const char *quarantine_path(void)
+{
+	return dir.len ? dir.buf : NULL;
 }
 
 void quarantine_env(struct strvec *env, const char *objdir)

@@ -15,11 +15,13 @@
  * GIT_ALTERNATE_OBJECT_DIRECTORIES that keep the repository's own
  * objects (objdir, an absolute path) and any alternates already named
  * in our environment readable.  quarantine_remove() may be called at
- * any time, more than once.
+ * any time, more than once.  quarantine_create() again, before that,
+ * keeps the one there is; quarantine_path() is its path (NULL: none).
  */
 
 void quarantine_create(void);
 void quarantine_env(struct strvec *env, const char *objdir);
 void quarantine_remove(void);
+const char *quarantine_path(void);
 
 #endif

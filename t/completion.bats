@@ -305,6 +305,34 @@ offers() {
 	EOF
 }
 
+@test "--verify: its own options alone, then <upstream> and nothing after it" {
+	offers after "git clean-diffstat --verif" <<-'EOF'
+	"--verify "
+	"--verify="
+	EOF
+	offers after "git clean-diffstat --verify --" <<-'EOF'
+	"--allow-local "
+	"--end-of-options "
+	"--help "
+	"--no-fetch "
+	"--porcelain "
+	"--verify "
+	"--version "
+	EOF
+	offers after "git clean-diffstat --verify --porcelain ma" <<-'EOF'
+	"main "
+	"maint "
+	EOF
+	offers after "git clean-diffstat --verify main " </dev/null
+}
+
+@test "--verify=: the file of the request completes" {
+	echo request >pull-request.txt
+	offers after "git clean-diffstat --verify=pull" <<-'EOF'
+	"pull-request.txt"
+	EOF
+}
+
 @test "every option git clean-diffstat -h lists is offered" {
 	tool_options | sed 's/.*/"& "/' | sort >"$BATS_TEST_TMPDIR/listed"
 	[ -s "$BATS_TEST_TMPDIR/listed" ]
@@ -361,6 +389,23 @@ zsh_complete_line() {
 	EOF
 	offers zsh "git clean-diffstat main --allow-un" <<-'EOF'
 	--allow-unrelated-histories
+	EOF
+}
+
+@test "zsh: --verify and its options complete, <upstream> after it" {
+	offers zsh "git clean-diffstat --verif" <<-'EOF'
+	--verify
+	EOF
+	offers zsh "git clean-diffstat --verify --no-f" <<-'EOF'
+	--no-fetch
+	EOF
+	offers zsh "git clean-diffstat --verify --allow-l" <<-'EOF'
+	--allow-local
+	EOF
+	offers zsh "git clean-diffstat --verify --che" </dev/null
+	offers zsh "git clean-diffstat --verify ma" <<-'EOF'
+	main
+	maint
 	EOF
 }
 

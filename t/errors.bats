@@ -13,20 +13,25 @@ setup() {
 usage_text() {
 	cat <<-\EOF
 	usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]
-
+	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--porcelain] [<upstream>]
+	
 	    --check               say whether git request-pull's diffstat is messy
 	    --explain             show how git request-pull's diffstat differs
-	    --porcelain           --explain, in a stable format for scripts
+	    --porcelain           --explain (or --verify) in a stable format for scripts
 	    -z                    with --porcelain: end each record with NUL
 	    --request-pull [-p] <start> <url> [<end>]
 	                          run git request-pull with the clean diffstat
+	    --verify[=<file>]     check the pull request in <file> (default: stdin)
+	                          against what pulling it into <upstream> changes
+	    --no-fetch            --verify: never fetch; the tip must be here
+	    --allow-local         --verify: fetch from file:// and local paths too
 	    --allow-unrelated-histories
 	                          allow merging histories without a common ancestor
 	    -h                    show this help and exit
 	    --help                show the manual page
 	    --version             show the version and exit
 	    --end-of-options      take every later argument as a revision
-
+	
 	<diff-options> are those of git diff (default: -C --stat --summary);
 	an output format option replaces --stat --summary.
 	EOF

@@ -85,8 +85,9 @@ _git_clean_diffstat ()
 		--end-of-options)	only_revs=yes ;;
 		--check)		mode=check ;;
 		--explain)		mode=explain ;;
-		--porcelain)		mode=porcelain ;;
+		--porcelain)		[ "$mode" = verify ] || mode=porcelain ;;
 		--request-pull)		mode=request-pull ;;
+		--verify|--verify=*)	mode=verify ;;
 		*)
 			__git_clean_diffstat_takes_value "$word" &&
 				value_of="$word"
@@ -131,11 +132,25 @@ _git_clean_diffstat ()
 			__gitcomp "$__git_color_moved_ws_opts" "" "${cur##--color-moved-ws=}"
 			return
 			;;
+		--verify=*)
+			# the file holding the request
+			cur=${cur#--verify=}
+			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			compopt -o filenames 2>/dev/null
+			return
+			;;
 		-*)
+			# --verify takes no diff options: its own, and --porcelain
+			if [ "$mode" = verify ]; then
+				__gitcomp "--verify --no-fetch --allow-local --porcelain
+					-h --help --version --end-of-options"
+				return
+			fi
 			# The modes exclude one another (--porcelain is
 			# --explain's); offer only the mode given, if any.
 			case "$mode" in
-			"")		opts="--check --explain --porcelain --request-pull" ;;
+			"")		opts="--check --explain --porcelain --request-pull
+					      --verify --verify= --no-fetch --allow-local" ;;
 			explain|porcelain) opts="--explain --porcelain" ;;
 			*)		opts="--$mode" ;;
 			esac
@@ -181,6 +196,8 @@ _git_clean_diffstat ()
 		0|2)	__git_complete_refs ;;
 		1)	__gitcomp_nl "$(__git_remotes)" ;;
 		esac
+	elif [ "$mode" = verify ]; then
+		[ "$nr_revs" -lt 1 ] && __git_complete_refs
 	elif [ "$nr_revs" -lt 2 ]; then
 		__git_complete_refs
 	fi

@@ -1,0 +1,617 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conflicts.h"
+#include "merge.h"
+#include "numstat.h"
+#include "pullmsg.h"
+#include "quarantine.h"
+#include "quote.h"
+#include "resolve.h"
+#include "run.h"
+#include "verify.h"
+
+enum verdict { MATCHES, MESSY, DIFFERS, CONFLICTS, NR_VERDICTS };
+
+static const char *const verdict_name[] = {
+	"matches", "messy", "differs", "conflicts"
+};
+
+static void read_input(const char *file, struct strbuf *sb)
+{
+	FILE *f = stdin;
+	char buf[8192];
+	size_t n;
+
+	if (file && strcmp(file, "-")) {
+		f = fopen(file, "rb");
+		if (!f)
+			die_errno("cannot open '%s'", file);
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(sb, buf, n);
+	if (ferror(f))
+		die_errno("cannot read '%s'", f == stdin ? "stdin" : file);
+	if (f != stdin)
+		fclose(f);
+}
+
+/* The scratch repository the tips are fetched into, in the quarantine. */
+static struct strbuf scratch = STRBUF_INIT;
+
+static void scratch_env(struct strvec *env, const char *objdir)
+{
+	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	struct strbuf alt = STRBUF_INIT;
+
+	strvec_pushf(env, "GIT_DIR=%s", scratch.buf);
+	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s/objects", scratch.buf);
+	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
+	if (strchr(objdir, ':') || *objdir == '"')
+		quote_c_always(&alt, objdir, strlen(objdir), 0);
+	else
+		strbuf_addstr(&alt, objdir);
+	if (old && *old)
+		strbuf_addf(&alt, ":%s", old);
+	strvec_push(env, alt.buf);
+	strbuf_release(&alt);
+}
+
+/*
+ * Make the scratch repository, and have every git we run from now on
+ * read its objects.
+ */
+static void scratch_create(const struct pull *p)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT, alt = STRBUF_INIT, objects = STRBUF_INIT;
+	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+
+	if (scratch.len)
+		return;
+	quarantine_create();
+	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
+	strvec_pushl(&cp.args, "init", "--bare", "-q", "--template=", NULL);
+	strvec_pushf(&cp.args, "--object-format=%s",
+		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
+	scratch_env(&cp.env, p->objdir.buf);
+	cp.err = &err;
+	run_git_or_die(&cp);
+
+	strbuf_addf(&objects, "%s/objects", scratch.buf);
+	if (strchr(objects.buf, ':') || *objects.buf == '"')
+		quote_c_always(&alt, objects.buf, objects.len, 0);
+	else
+		strbuf_add(&alt, objects.buf, objects.len);
+	if (old && *old)
+		strbuf_addf(&alt, ":%s", old);
+	if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
+		die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	strbuf_release(&err);
+	strbuf_release(&alt);
+	strbuf_release(&objects);
+}
+
+/*
+ * <spec>^{commit} in the repository, or (objdir: the repository's
+ * objects) in the scratch one: 0 and its id.
+ */
+static int commit_id(const char *spec, struct strbuf *oid, const char *objdir)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int rc;
+
+	strvec_pushl(&cp.args, "rev-parse", "--verify", "-q", "--end-of-options",
+		     NULL);
+	strvec_pushf(&cp.args, "%s^{commit}", spec);
+	if (objdir)
+		scratch_env(&cp.env, objdir);
+	strbuf_reset(oid);
+	cp.out = oid;
+	cp.no_stderr = 1;
+	rc = run_git(&cp);
+	strbuf_trim_newlines(oid);
+	return rc;
+}
+
+/*
+ * git fetch <url> <ref> into the scratch repository, as the ref
+ * refs/clean-diffstat/<n>; the commit it names (a tag peeled) into oid.
+ */
+static void fetch_tip(const struct pull *p, const char *url, const char *ref,
+		      size_t n, int allow_local, struct strbuf *oid)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT, dst = STRBUF_INIT;
+	int rc;
+
+	scratch_create(p);
+	strbuf_addf(&dst, "refs/clean-diffstat/%zu", n);
+	strvec_pushl(&cp.args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+		     "-c", "fetch.writeCommitGraph=false",
+		     "-c", "core.hooksPath=/dev/null", "fetch", "-q",
+		     "--no-tags", "--no-write-fetch-head",
+		     "--no-recurse-submodules", "--end-of-options", url, NULL);
+	strvec_pushf(&cp.args, "+%s:%s", *ref ? ref : "HEAD", dst.buf);
+	scratch_env(&cp.env, p->objdir.buf);
+	strvec_pushf(&cp.env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
+		     allow_local ? ":file" : "");
+	strvec_push(&cp.env, "GIT_TERMINAL_PROMPT=0");
+	cp.err = &err;
+	rc = run_git(&cp);
+	if (rc) {
+		int code;
+
+		strbuf_trim_newlines(&err);
+		code = die_message("cannot fetch '%s' from '%s'",
+				   *ref ? ref : "HEAD", url);
+		if (err.len)
+			fprintf(stderr, "%s\n", err.buf);
+		exit(code);
+	}
+	if (commit_id(dst.buf, oid, p->objdir.buf))
+		die("'%s' at '%s' is no commit", *ref ? ref : "HEAD", url);
+	strbuf_release(&err);
+	strbuf_release(&dst);
+}
+
+/* The counts of a numstat, as a request's totals line has them. */
+struct totals {
+	long files, ins, del;
+};
+
+static void numstat_totals(const struct numstat *ns, struct totals *t)
+{
+	size_t i;
+
+	t->files = (long)ns->nr;
+	t->ins = t->del = 0;
+	for (i = 0; i < ns->nr; i++)
+		if (ns->file[i].added >= 0) {
+			t->ins += ns->file[i].added;
+			t->del += ns->file[i].deleted;
+		}
+}
+
+static void add_totals(struct strbuf *sb, const struct totals *t)
+{
+	strbuf_addf(sb, "%ld file%s changed", t->files, t->files == 1 ? "" : "s");
+	if (!t->files)
+		return;
+	if (t->ins || !t->del)
+		strbuf_addf(sb, ", %ld insertion%s(+)", t->ins,
+			    t->ins == 1 ? "" : "s");
+	if (t->del || !t->ins)
+		strbuf_addf(sb, ", %ld deletion%s(-)", t->del,
+			    t->del == 1 ? "" : "s");
+}
+
+/*
+ * The request's rows matched with the files of a numstat: file_of[i]
+ * is the file of row i (or -1), used[j] whether file j has a row.
+ */
+struct match {
+	long *file_of;
+	char *used;
+	size_t differences;
+};
+
+static int same_numbers(const struct pullmsg_row *r, const struct numstat_file *f)
+{
+	if (r->kind == PULLMSG_ROW_BINARY)
+		return f->added < 0;
+	if (r->kind == PULLMSG_ROW_TEXT)
+		return f->added >= 0 && r->changes == f->added + f->deleted;
+	return 0;
+}
+
+static void match_rows(const struct pullmsg_request *req,
+		       const struct numstat *ns, struct match *mt)
+{
+	size_t i, j;
+	int pass;
+
+	mt->file_of = xmalloc((req->nr_rows + 1) * sizeof(*mt->file_of));
+	mt->used = xmalloc(ns->nr + 1);
+	memset(mt->used, 0, ns->nr + 1);
+	for (i = 0; i < req->nr_rows; i++)
+		mt->file_of[i] = -1;
+	/*
+	 * Whole names first, then abbreviated ones, each taking the first
+	 * free file it stands for, one with the same numbers if it can.
+	 */
+	for (pass = 0; pass < 4; pass++)
+		for (i = 0; i < req->nr_rows; i++) {
+			const struct pullmsg_row *r = &req->row[i];
+
+			if (mt->file_of[i] >= 0 || r->abbreviated != pass / 2)
+				continue;
+			for (j = 0; j < ns->nr; j++) {
+				const struct numstat_file *f = &ns->file[j];
+				enum pullmsg_match how;
+
+				if (mt->used[j] ||
+				    (pass % 2 == 0 && !same_numbers(r, f)))
+					continue;
+				how = pullmsg_name_matches(r->name.s, r->name.len,
+							   f->path, f->path_len,
+							   f->from,
+							   f->from ? f->from_len : 0);
+				if (how == PULLMSG_NO_MATCH)
+					continue;
+				mt->file_of[i] = (long)j;
+				mt->used[j] = 1;
+				break;
+			}
+		}
+	mt->differences = 0;
+	for (i = 0; i < req->nr_rows; i++)
+		if (mt->file_of[i] < 0 ||
+		    !same_numbers(&req->row[i], &ns->file[mt->file_of[i]]))
+			mt->differences++;
+	for (j = 0; j < ns->nr; j++)
+		if (!mt->used[j] && !req->rows_cut)
+			mt->differences++;
+}
+
+static void match_release(struct match *mt)
+{
+	free(mt->file_of);
+	free(mt->used);
+}
+
+static int same_totals(const struct pullmsg_request *req, const struct totals *t)
+{
+	return req->files == t->files && req->insertions == t->ins &&
+	       req->deletions == t->del;
+}
+
+static void add_str(struct strbuf *sb, const struct pullmsg_str *s)
+{
+	strbuf_add(sb, s->s, s->len);
+}
+
+static void add_file_counts(struct strbuf *sb, const struct numstat_file *f,
+			    int porcelain)
+{
+	if (f->added < 0)
+		strbuf_addstr(sb, porcelain ? "- -" : "binary");
+	else
+		strbuf_addf(sb, porcelain ? "%ld %ld" : "+%ld -%ld", f->added,
+			    f->deleted);
+}
+
+static void add_row_count(struct strbuf *sb, const struct pullmsg_row *r,
+			  int porcelain)
+{
+	if (r->kind == PULLMSG_ROW_BINARY)
+		strbuf_addstr(sb, porcelain ? "-" : "binary");
+	else if (r->kind == PULLMSG_ROW_UNMERGED)
+		strbuf_addstr(sb, porcelain ? "u" : "unmerged");
+	else
+		strbuf_addf(sb, "%ld", r->changes);
+}
+
+/* The rows and files that differ, under headings or as records. */
+static void add_differences(struct strbuf *sb, const struct pullmsg_request *req,
+			    const struct numstat *ns, const struct match *mt,
+			    int porcelain, int quote_high)
+{
+	size_t i, j;
+	int shown = 0;
+
+	for (i = 0; i < req->nr_rows; i++) {
+		if (mt->file_of[i] >= 0)
+			continue;
+		if (porcelain) {
+			strbuf_addstr(sb, "only-request ");
+		} else {
+			if (!shown++)
+				strbuf_addstr(sb, "only in the request:\n");
+			strbuf_addstr(sb, "  ");
+		}
+		add_row_count(sb, &req->row[i], porcelain);
+		strbuf_addch(sb, ' ');
+		add_str(sb, &req->row[i].name);
+		strbuf_addch(sb, '\n');
+	}
+	shown = 0;
+	for (j = 0; j < ns->nr; j++) {
+		if (mt->used[j] || req->rows_cut)
+			continue;
+		if (porcelain) {
+			strbuf_addstr(sb, "only-clean ");
+		} else {
+			if (!shown++)
+				strbuf_addstr(sb, "only in the clean diffstat:\n");
+			strbuf_addstr(sb, "  ");
+		}
+		add_file_counts(sb, &ns->file[j], porcelain);
+		strbuf_addch(sb, ' ');
+		quote_c_style(sb, ns->file[j].path, ns->file[j].path_len,
+			      porcelain || quote_high);
+		strbuf_addch(sb, '\n');
+	}
+	shown = 0;
+	for (i = 0; i < req->nr_rows; i++) {
+		const struct numstat_file *f;
+
+		if (mt->file_of[i] < 0)
+			continue;
+		f = &ns->file[mt->file_of[i]];
+		if (same_numbers(&req->row[i], f))
+			continue;
+		if (porcelain) {
+			strbuf_addstr(sb, "differ ");
+		} else {
+			if (!shown++)
+				strbuf_addstr(sb, "counted differently:\n");
+			strbuf_addstr(sb, "  request ");
+		}
+		add_row_count(sb, &req->row[i], porcelain);
+		strbuf_addstr(sb, porcelain ? " " : ", clean ");
+		add_file_counts(sb, f, porcelain);
+		strbuf_addch(sb, ' ');
+		quote_c_style(sb, f->path, f->path_len, porcelain || quote_high);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void run_numstat(struct child_process *cp, struct strbuf *out,
+			struct numstat *ns)
+{
+	const char *why;
+
+	cp->out = out;
+	run_git_or_die(cp);
+	if (numstat_parse(out->buf, out->len, ns, &why))
+		die("cannot parse the output of git diff --numstat: %s", why);
+}
+
+/* "<subject>" of a commit. */
+static void subject_of(const char *oid, struct strbuf *out)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_pushl(&cp.args, "log", "-1", "--no-show-signature", "--format=%s",
+		     oid, NULL);
+	cp.out = out;
+	run_git_or_die(&cp);
+	strbuf_trim_newlines(out);
+}
+
+/* Verify one request; its report goes into sb. */
+static enum verdict verify_one(const struct options *opts,
+			       const struct pullmsg *msg, struct strbuf *sb)
+{
+	static const char *const numstat[] = { "--numstat", "-z", NULL };
+	const struct pullmsg_request *req = &msg->req;
+	struct strbuf url = STRBUF_INIT, ref = STRBUF_INIT, tip = STRBUF_INIT;
+	struct strbuf want = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf base_oid = STRBUF_INIT;
+	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
+	struct numstat clean = NUMSTAT_INIT, rp = NUMSTAT_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strvec bases = STRVEC_INIT;
+	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
+	struct totals ct;
+	struct pull p;
+	struct merge m;
+	const char *why, *how;
+	enum verdict v;
+	int porcelain = opts->porcelain, quote_high;
+
+	add_str(&url, &req->url);
+	add_str(&ref, &req->ref);
+	add_str(&want, &req->tip);
+	/* untrusted: checked before anything runs */
+	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why))
+		die("refusing to fetch from '%s': %s", url.buf, why);
+	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why))
+		die("refusing to fetch '%s': %s", ref.buf, why);
+
+	quote_high = quote_path_config();
+	resolve(&p, opts->upstream, opts->upstream);
+	if (!commit_id(want.buf, &tip, NULL)) {
+		how = "local";
+	} else if (opts->no_fetch) {
+		die("the tip %s is not in this repository, and --no-fetch "
+		    "forbids fetching '%s' from '%s'", want.buf,
+		    ref.len ? ref.buf : "HEAD", url.buf);
+	} else {
+		fetch_tip(&p, url.buf, ref.buf, msg->number, opts->allow_local,
+			  &tip);
+		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
+	}
+	pull_release(&p);
+	resolve(&p, opts->upstream, tip.buf);
+	subject_of(tip.buf, &subject);
+	merge_run(&m, &p, 0);
+
+	if (porcelain) {
+		strbuf_addf(sb, "message %zu\nurl ", msg->number);
+		quote_c_style(sb, url.buf, url.len, 1);
+		strbuf_addstr(sb, "\nref ");
+		quote_c_style(sb, ref.buf, ref.len, 1);
+		strbuf_addf(sb, "\ntip %s %s %s\n", want.buf, tip.buf, how);
+		strbuf_addf(sb, "request %ld %ld %ld\n", req->files,
+			    req->insertions, req->deletions);
+	} else {
+		strbuf_addf(sb, "pull request: %s%s%s\n", url.buf,
+			    ref.len ? " " : "", ref.buf);
+		strbuf_addf(sb, "tip: %s %s\n", tip.buf, subject.buf);
+		if (!strcmp(how, "local"))
+			strbuf_addstr(sb, "the tip is in this repository\n");
+		else if (!strcmp(how, "fetched"))
+			strbuf_addstr(sb, "fetched: the tip is the request's\n");
+		else
+			strbuf_addf(sb, "the branch moved since the request: it "
+				    "asks for %s, the branch is at %s\n",
+				    want.buf, tip.buf);
+		strbuf_addstr(sb, "request's diffstat: ");
+		add_totals(sb, &(struct totals){ req->files, req->insertions,
+						 req->deletions });
+		strbuf_addch(sb, '\n');
+	}
+
+	if (m.conflicted) {
+		if (porcelain) {
+			size_t i;
+
+			for (i = 0; i < m.res.nr_entries; i++) {
+				strbuf_addstr(sb, "conflict ");
+				quote_c_style(sb, m.res.entries[i].path.s,
+					      m.res.entries[i].path.len, 1);
+				strbuf_addch(sb, '\n');
+			}
+		} else {
+			strbuf_addf(sb, "verdict: conflicts: merging it into "
+				    "'%s' conflicts:\n", p.upstream.name);
+			conflict_lines(sb, &m.res);
+		}
+		v = CONFLICTS;
+		goto out;
+	}
+
+	merge_diff(&cp, &m, NULL, numstat);
+	run_numstat(&cp, &clean_out, &clean);
+	numstat_totals(&clean, &ct);
+	if (porcelain) {
+		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files, ct.ins, ct.del);
+	} else {
+		strbuf_addstr(sb, "clean diffstat:     ");
+		add_totals(sb, &ct);
+		strbuf_addch(sb, '\n');
+	}
+	match_rows(req, &clean, &mt);
+	if (!mt.differences && same_totals(req, &ct)) {
+		v = MATCHES;
+		if (!porcelain)
+			strbuf_addstr(sb, "verdict: matches: the request's "
+				      "diffstat is what pulling it changes\n");
+		goto out;
+	}
+
+	/*
+	 * git request-pull's diffstat as it is today, from the merge base
+	 * of <upstream> and the tip git merge-base picks: the request's
+	 * own "since commit" gives the request's diffstat by definition
+	 */
+	merge_bases(&p, &bases);
+	strbuf_addstr(&base_oid, bases.v[0]);
+	request_pull_diff(&cp, &p, base_oid.buf, NULL, numstat);
+	run_numstat(&cp, &rp_out, &rp);
+	match_rows(req, &rp, &rpmt);
+	numstat_totals(&rp, &ct);
+	if (!rpmt.differences && same_totals(req, &ct)) {
+		struct strbuf desc = STRBUF_INIT, stat = STRBUF_INIT;
+
+		v = MESSY;
+		if (porcelain) {
+			strbuf_addf(sb, "base %s\n", base_oid.buf);
+			add_differences(sb, req, &clean, &mt, 1, 1);
+			goto out;
+		}
+		subject_of(base_oid.buf, &desc);
+		strbuf_addf(sb, "verdict: messy: the request's diffstat is git "
+			    "request-pull's, from the merge base %.12s (%s) "
+			    "alone; what pulling it changes is:\n",
+			    base_oid.buf, desc.buf);
+		merge_diff(&cp, &m, NULL, NULL);
+		cp.out = &stat;
+		run_git_or_die(&cp);
+		strbuf_add(sb, stat.buf, stat.len);
+		strbuf_release(&desc);
+		strbuf_release(&stat);
+		goto out;
+	}
+
+	v = DIFFERS;
+	if (!porcelain) {
+		strbuf_addstr(sb, "verdict: differs: ");
+		if (!strcmp(how, "moved"))
+			strbuf_addstr(sb, "the branch moved since the request");
+		else if (clean.nr < (size_t)req->files ||
+			 ct.ins + ct.del < req->insertions + req->deletions)
+			strbuf_addf(sb, "'%s' already has some of these changes",
+				    p.upstream.name);
+		else
+			strbuf_addstr(sb, "the request's diffstat is not "
+				      "what pulling it changes");
+		strbuf_addch(sb, '\n');
+	}
+	add_differences(sb, req, &clean, &mt, porcelain, quote_high);
+
+out:
+	if (porcelain)
+		strbuf_addf(sb, "verdict %s\n", verdict_name[v]);
+	match_release(&mt);
+	match_release(&rpmt);
+	numstat_release(&clean);
+	numstat_release(&rp);
+	strbuf_release(&clean_out);
+	strbuf_release(&rp_out);
+	strvec_clear(&bases);
+	merge_release(&m);
+	pull_release(&p);
+	strbuf_release(&url);
+	strbuf_release(&ref);
+	strbuf_release(&tip);
+	strbuf_release(&want);
+	strbuf_release(&subject);
+	strbuf_release(&base_oid);
+	return v;
+}
+
+int verify(const struct options *opts)
+{
+	struct strbuf in = STRBUF_INIT, sb = STRBUF_INIT;
+	struct pullmsg_list list = PULLMSG_LIST_INIT;
+	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0;
+	const char *err;
+	int status = 0;
+
+	read_input(opts->verify_file, &in);
+	if (pullmsg_parse(in.buf, in.len, &list, &err))
+		die("cannot parse the pull request: %s", err);
+	strbuf_release(&in);
+	if (!list.mbox && list.nr == 1 && list.msg[0].error)
+		die("no pull request in the message: %s", list.msg[0].error);
+	for (i = 0; i < list.nr; i++)
+		nr += !list.msg[i].error;
+	if (!nr)
+		die("no pull request in any of the %zu messages", list.nr);
+
+	for (i = 0; i < list.nr; i++) {
+		const struct pullmsg *msg = &list.msg[i];
+		enum verdict v;
+
+		if (msg->error)
+			continue;
+		if (list.mbox && !opts->porcelain) {
+			if (count[0] + count[1] + count[2] + count[3])
+				strbuf_addch(&sb, '\n');
+			strbuf_addf(&sb, "message %zu: ", msg->number);
+			strbuf_add(&sb, msg->subject.s, msg->subject.len);
+			strbuf_addch(&sb, '\n');
+		}
+		v = verify_one(opts, msg, &sb);
+		count[v]++;
+		status |= v != MATCHES;
+		fputs(sb.buf, stdout);
+		strbuf_reset(&sb);
+	}
+	if (opts->porcelain)
+		printf("summary %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
+		       count[MESSY], count[DIFFERS], count[CONFLICTS]);
+	else if (list.mbox)
+		printf("\n%zu pull request%s: matches %zu, messy %zu, "
+		       "differs %zu, conflicts %zu\n", nr, nr == 1 ? "" : "s",
+		       count[MATCHES], count[MESSY], count[DIFFERS],
+		       count[CONFLICTS]);
+	strbuf_release(&sb);
+	pullmsg_release(&list);
+	return status;
+}

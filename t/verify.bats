@@ -1,0 +1,452 @@
+#!/usr/bin/env bats
+# --verify: pull requests written by the real git request-pull (and by
+# --request-pull) on the document's histories, sent over file:// (and
+# git://), checked in a receiver's clone that has only the upstream:
+# the tip fetched, the request's diffstat compared with the clean one
+# and with request-pull's own, and the receiver's repository untouched.
+# Then what an untrusted URL or ref tries, and the mail encodings.
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
+
+load test_helper
+load lib/mail
+
+setup() {
+	setup_world
+	PUB=$BATS_TEST_TMPDIR/pub.git
+	url=file://$PUB
+}
+
+# publish <ref>...: push to the bare repository at $url.
+publish() {
+	[ -d "$PUB" ] || git init -q --bare "$PUB"
+	git push -q -f "$PUB" "$@"
+}
+
+# request <start> <end> [<url>]: git request-pull into the file "request",
+# and the tip's id and subject into $tip and $subject.
+request() {
+	git request-pull "$1" "${3:-$url}" "$2" >"$BATS_TEST_TMPDIR/request" &&
+	tip=$(git rev-parse "$2^{commit}") &&
+	subject=$(git log -1 --format=%s "$tip")
+}
+
+# receiver: a clone of the sender's linus alone, without the topic's
+# objects, and cd there.
+receiver() {
+	git clone -q --no-local --single-branch -b linus \
+		"$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/receiver" &&
+	cd "$BATS_TEST_TMPDIR/receiver" || return
+}
+
+# The lines of the report before the verdict, for a tip fetched as asked.
+fetched_header() {
+	printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
+		"fetched: the tip is the request's"
+}
+
+@test "a clean request over file://: fetched, matches, exit 0, the receiver untouched" {
+	history_simple
+	publish topic
+	request linus topic
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	{
+		fetched_header
+		cat <<-EOF
+		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		clean diffstat:     3 files changed, 17 insertions(+), 2 deletions(-)
+		verdict: matches: the request's diffstat is what pulling it changes
+		EOF
+	} | expect_stdout
+	expect_stderr </dev/null
+	expect_unchanged
+	run ! git cat-file -e "$tip"
+}
+
+@test "the request on stdin, and from '-', is the same as from a file" {
+	history_simple
+	publish topic
+	request linus topic
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
+	run_tool --verify --allow-local <"$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+	run_tool --verify=- --allow-local <"$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "the document's messy request: messy, request-pull's merge base named, the clean diffstat printed" {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	base=$(git merge-base linus topic)
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean"
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	{
+		fetched_header
+		cat <<-EOF
+		request's diffstat: 8 files changed, 47 insertions(+), 7 deletions(-)
+		clean diffstat:     5 files changed, 20 insertions(+), 5 deletions(-)
+		verdict: messy: the request's diffstat is git request-pull's, from the merge base ${base:0:12} (x2) alone; what pulling it changes is:
+		EOF
+		cat "$BATS_TEST_TMPDIR/clean"
+	} | expect_stdout
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "--porcelain: the records of a messy request" {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	base=$(git merge-base linus topic)
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
+	expect_status 1
+	expect_stdout <<-EOF
+	message 1
+	url $url
+	ref topic
+	tip $tip $tip fetched
+	request 8 47 7
+	clean 5 20 5
+	base $base
+	only-request 2 Makefile
+	only-request 25 fs/btrfs/ctree.c
+	only-request 2 fs/ext4/inode.c
+	verdict messy
+	summary 1 0 1 0 0
+	EOF
+	expect_unchanged
+}
+
+@test "--porcelain before --verify is --verify's, not --explain's" {
+	history_simple
+	publish topic
+	request linus topic
+	receiver
+	run_tool --porcelain --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "--request-pull's message on the messy history matches" {
+	history_partly_pulled
+	publish topic
+	git clean-diffstat --request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	grep -qx 'verdict: matches: .*' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "the tip already in the repository: nothing fetched, the URL never used" {
+	history_simple
+	publish topic
+	request linus topic
+	rm -rf "$PUB"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local linus
+	expect_status 0
+	sed -n 3p "$BATS_TEST_TMPDIR/actual" |
+		grep -qx 'the tip is in this repository'
+	expect_unchanged
+}
+
+@test "a branch that moved since the request: both ids, differs" {
+	history_simple
+	publish topic
+	request linus topic
+	asked=$tip
+	test_commit c5 drivers/net/phy.c c5
+	publish topic
+	now=$(git rev-parse topic)
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	expect_stdout <<-EOF
+	pull request: $url topic
+	tip: $now c5
+	the branch moved since the request: it asks for $asked, the branch is at $now
+	request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+	clean diffstat:     3 files changed, 18 insertions(+), 2 deletions(-)
+	verdict: differs: the branch moved since the request
+	counted differently:
+	  request 15, clean +16 -0 drivers/net/phy.c
+	EOF
+	expect_unchanged
+}
+
+@test "upstream merged part of the branch from elsewhere: differs, upstream has those changes" {
+	history_simple
+	publish topic
+	request linus topic
+	git checkout -q linus
+	test_merge c2 "Merge c2 from elsewhere"
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	{
+		fetched_header
+		cat <<-EOF
+		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		clean diffstat:     1 file changed, 1 insertion(+), 1 deletion(-)
+		verdict: differs: 'HEAD' already has some of these changes
+		only in the request:
+		  2 drivers/net/eth.c
+		  15 drivers/net/phy.c
+		EOF
+	} | expect_stdout
+	expect_unchanged
+}
+
+@test "a request whose merge conflicts: the conflicted paths, exit 1" {
+	history_simple
+	test_commit "topic: eth" drivers/net/eth.c topic-line
+	publish topic
+	request linus topic
+	git checkout -q linus
+	test_commit "linus: eth" drivers/net/eth.c linus-line
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	{
+		printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
+			"fetched: the tip is the request's"
+		cat <<-EOF
+		request's diffstat: 3 files changed, 18 insertions(+), 2 deletions(-)
+		verdict: conflicts: merging it into 'HEAD' conflicts:
+		  drivers/net/eth.c (content)
+		EOF
+	} | expect_stdout
+	expect_unchanged
+}
+
+@test "an annotated tag: tags/<name> fetched and peeled to the tip" {
+	history_simple
+	git tag -a -m 'for vN' for-linus topic
+	publish topic tag for-linus
+	request linus for-linus
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	head -n 3 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/head"
+	printf '%s\n' "pull request: $url tags/for-linus" "tip: $tip $subject" \
+		"fetched: the tip is the request's" | test_cmp - "$BATS_TEST_TMPDIR/head"
+	expect_unchanged
+}
+
+@test "a signed tag: verified as its commit" {
+	command -v ssh-keygen >/dev/null || skip "no ssh-keygen"
+	history_simple
+	ssh-keygen -q -t ed25519 -N '' -C tester -f "$HOME/key"
+	git config gpg.format ssh
+	git config user.signingKey "$HOME/key.pub"
+	git tag -s -m 'signed for vN' for-linus topic
+	publish topic tag for-linus
+	request linus for-linus
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	grep -qx "tip: $tip $subject" "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "mail encodings: quoted-printable, base64, CRLF and multipart give the plain text's report" {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	mail_message quoted-printable 'Subject: [GIT PULL] qp' <"$r" >"$r.qp"
+	mail_message base64 'Subject: [GIT PULL] b64' <"$r" >"$r.b64"
+	mail_crlf <"$r" | mail_message base64 'Subject: [GIT PULL] crlf' |
+		mail_crlf >"$r.crlf"
+	echo '<p>html</p>' | mail_part text/html 7bit >"$r.html"
+	mail_part 'text/plain; charset=utf-8' quoted-printable <"$r" >"$r.text"
+	{
+		mail_headers 'Subject: [GIT PULL] alternative'
+		mail_multipart alternative b0undary "$r.html" "$r.text"
+	} >"$r.multipart"
+	receiver
+	run_tool --verify="$r" --allow-local
+	expect_status 1
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/plain"
+	for enc in qp b64 crlf multipart; do
+		run_tool --verify="$r.$enc" --allow-local
+		expect_status 1
+		test_cmp "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/actual"
+		expect_unchanged
+	done
+}
+
+@test "an mbox of several requests: a report each, a reply skipped, one summary line" {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	mail_message quoted-printable 'Subject: [GIT PULL] messy' <"$r" >"$r.1"
+	echo 'Thanks, pulled.' | mail_message 7bit 'Subject: Re: [GIT PULL] messy' >"$r.2"
+	git clean-diffstat --request-pull linus "$url" topic |
+		mail_message base64 'Subject: [GIT PULL] clean' >"$r.3"
+	mail_mbox "$r".[1-3] >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep '^message \|^verdict: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] messy
+	verdict: messy
+	message 3: [GIT PULL] clean
+	verdict: matches
+	2 pull requests: matches 1, messy 1, differs 0, conflicts 0
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	expect_unchanged
+}
+
+# git daemon on the loopback, on a free port, serving $BATS_TEST_TMPDIR:
+# its pid in $daemon, killed in teardown.
+start_daemon() {
+	local port
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return
+	git daemon --listen=127.0.0.1 --port="$port" --export-all \
+		--base-path="$BATS_TEST_TMPDIR" --reuseaddr \
+		--pid-file="$BATS_TEST_TMPDIR/daemon.pid" --detach "$BATS_TEST_TMPDIR" || return
+	daemon=$(cat "$BATS_TEST_TMPDIR/daemon.pid")
+	url=git://127.0.0.1:$port/pub.git
+	# ready when it answers
+	local tries=50
+	while [ "$tries" -gt 0 ]; do
+		git ls-remote "$url" >/dev/null 2>&1 && return
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+teardown() {
+	[ -z "${daemon:-}" ] || kill "$daemon" 2>/dev/null || :
+}
+
+@test "over git:// from a git daemon: fetched without --allow-local, matches" {
+	command -v python3 >/dev/null || skip "no python3 for a free port"
+	history_simple
+	publish topic
+	start_daemon
+	request linus topic
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+# attack <url> <ref>: the messy request with the repository line
+# replaced, verified in a receiver where every git run is logged.
+attack() {
+	history_simple
+	publish topic
+	request linus topic
+	receiver
+	L="$1 $2" perl -i -pe 's/^  file:.*$/  $ENV{L}/' "$BATS_TEST_TMPDIR/request"
+	grep -qxF "  $1 $2" "$BATS_TEST_TMPDIR/request"
+	fake_git "echo \"\$*\" >>'$BATS_TEST_TMPDIR/git.log'"
+	run_logged --verify="$BATS_TEST_TMPDIR/request" --allow-local
+}
+
+# run_logged <args>: run_tool, with the log of the gits run by the tool
+# alone (remember_repo runs git too).
+run_logged() {
+	remember_repo &&
+	rm -f "$BATS_TEST_TMPDIR/git.log" &&
+	capture "${TOOL[@]}" "$@"
+}
+
+# nothing_ran: no git ran at all, nothing was written.
+nothing_ran() {
+	{ [ ! -e "$BATS_TEST_TMPDIR/git.log" ] || ! cat "$BATS_TEST_TMPDIR/git.log" >&2; } &&
+	[ ! -e "$BATS_TEST_TMPDIR/pwned" ] &&
+	test_cmp /dev/null "$BATS_TEST_TMPDIR/actual" &&
+	expect_unchanged
+}
+
+@test "a URL that is an option (--upload-pack=...) runs nothing" {
+	attack "--upload-pack=touch $BATS_TEST_TMPDIR/pwned" topic
+	expect_status 128
+	grep -q "^fatal: refusing to fetch from '--upload-pack=" "$BATS_TEST_TMPDIR/stderr"
+	nothing_ran
+}
+
+@test "an ext:: URL runs nothing" {
+	attack "ext::sh -c touch% $BATS_TEST_TMPDIR/pwned" topic
+	expect_status 128
+	grep -q "^fatal: refusing to fetch from 'ext::sh" "$BATS_TEST_TMPDIR/stderr"
+	nothing_ran
+}
+
+@test "a ref that is an option runs nothing" {
+	attack "$url" --upload-pack=touch
+	expect_status 128
+	grep -q "^fatal: refusing to fetch '--upload-pack=touch'" "$BATS_TEST_TMPDIR/stderr"
+	nothing_ran
+}
+
+@test "a local path or file:// without --allow-local runs nothing" {
+	history_simple
+	publish topic
+	request linus topic
+	receiver
+	fake_git "echo \"\$*\" >>'$BATS_TEST_TMPDIR/git.log'"
+	run_logged --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 128
+	grep -q "^fatal: refusing to fetch from '$url'" "$BATS_TEST_TMPDIR/stderr"
+	nothing_ran
+	sed -i "s|$url|$PUB|" "$BATS_TEST_TMPDIR/request"
+	run_logged --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 128
+	grep -q "^fatal: refusing to fetch from '$PUB'" "$BATS_TEST_TMPDIR/stderr"
+	nothing_ran
+}
+
+@test "--no-fetch with the tip missing fails clearly, fetching nothing" {
+	history_simple
+	publish topic
+	request linus topic
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --no-fetch
+	expect_failure 128 <<-EOF
+	fatal: the tip $tip is not in this repository, and --no-fetch forbids fetching 'topic' from '$url'
+	EOF
+}
+
+@test "a message without a pull request: fatal, naming what is missing" {
+	history_simple
+	echo 'Hi, please pull.' >"$BATS_TEST_TMPDIR/request"
+	run_tool --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 128
+	grep -q "^fatal: no pull request in the message: no 'The following changes since commit' line" \
+		"$BATS_TEST_TMPDIR/stderr"
+	expect_unchanged
+}
+
+@test "usage errors: other modes, diff options, --no-fetch or --allow-local alone" {
+	history_simple
+	for args in '--verify --check' '--explain --verify' '--verify --request-pull a b' \
+		'--verify --stat' '--verify linus topic' '--no-fetch' '--allow-local linus' \
+		'--verify= linus'; do
+		# shellcheck disable=SC2086 # the words of args
+		run_tool $args
+		expect_status 129
+		grep -q '^usage: git clean-diffstat' "$BATS_TEST_TMPDIR/stderr"
+		test_cmp /dev/null "$BATS_TEST_TMPDIR/actual"
+	done
+}
