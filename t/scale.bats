@@ -9,8 +9,7 @@ load test_helper
 # a minute of it) and copied into each test's world.
 setup_file() {
 	(
-		BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR
-		setup_world
+		BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR setup_world
 		git init -q repo
 		cd repo || exit
 		test_commit base README base
