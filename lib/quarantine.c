@@ -41,9 +41,21 @@ const char *quarantine_path(void)
 	return dir.len ? dir.buf : NULL;
 }
 
-void quarantine_env(struct strvec *env, const char *objdir)
+void alternates_list(struct strbuf *list, const char *objdir)
 {
 	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
+
+	/* git splits this list at ':' and unquotes entries that start with '"' */
+	if (strchr(objdir, ':') || *objdir == '"')
+		quote_c_always(list, objdir, strlen(objdir), 0);
+	else
+		strbuf_addstr(list, objdir);
+	if (old && *old)
+		strbuf_addf(list, ":%s", old);
+}
+
+void quarantine_env(struct strvec *env, const char *objdir)
+{
 	struct strbuf alt = STRBUF_INIT;
 
 	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s", dir.buf);
@@ -54,13 +66,7 @@ void quarantine_env(struct strvec *env, const char *objdir)
 	 */
 	strvec_pushf(env, "GIT_QUARANTINE_PATH=%s", dir.buf);
 	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
-	/* git splits this list at ':' and unquotes entries that start with '"' */
-	if (strchr(objdir, ':') || *objdir == '"')
-		quote_c_always(&alt, objdir, strlen(objdir), 0);
-	else
-		strbuf_addstr(&alt, objdir);
-	if (old && *old)
-		strbuf_addf(&alt, ":%s", old);
+	alternates_list(&alt, objdir);
 	strvec_push(env, alt.buf);
 	strbuf_release(&alt);
 }

@@ -1,6 +1,7 @@
 #ifndef QUARANTINE_H
 #define QUARANTINE_H
 
+#include "strbuf.h"
 #include "strvec.h"
 
 /*
@@ -17,11 +18,16 @@
  * in our environment readable.  quarantine_remove() may be called at
  * any time, more than once.  quarantine_create() again, before that,
  * keeps the one there is; quarantine_path() is its path (NULL: none).
+ *
+ * alternates_list() appends to list a value for
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES: objdir first, quoted as git unquotes
+ * it, then the alternates already named in our environment.
  */
 
 void quarantine_create(void);
 void quarantine_env(struct strvec *env, const char *objdir);
 void quarantine_remove(void);
 const char *quarantine_path(void);
+void alternates_list(struct strbuf *list, const char *objdir);
 
 #endif

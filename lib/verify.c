@@ -43,18 +43,12 @@ static struct strbuf scratch = STRBUF_INIT;
 
 static void scratch_env(struct strvec *env, const char *objdir)
 {
-	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	struct strbuf alt = STRBUF_INIT;
 
 	strvec_pushf(env, "GIT_DIR=%s", scratch.buf);
 	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s/objects", scratch.buf);
 	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
-	if (strchr(objdir, ':') || *objdir == '"')
-		quote_c_always(&alt, objdir, strlen(objdir), 0);
-	else
-		strbuf_addstr(&alt, objdir);
-	if (old && *old)
-		strbuf_addf(&alt, ":%s", old);
+	alternates_list(&alt, objdir);
 	strvec_push(env, alt.buf);
 	strbuf_release(&alt);
 }
@@ -67,7 +61,6 @@ static void scratch_create(const struct pull *p)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT, alt = STRBUF_INIT, objects = STRBUF_INIT;
-	const char *old = getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES");
 
 	if (scratch.len)
 		return;
@@ -81,12 +74,7 @@ static void scratch_create(const struct pull *p)
 	run_git_or_die(&cp);
 
 	strbuf_addf(&objects, "%s/objects", scratch.buf);
-	if (strchr(objects.buf, ':') || *objects.buf == '"')
-		quote_c_always(&alt, objects.buf, objects.len, 0);
-	else
-		strbuf_add(&alt, objects.buf, objects.len);
-	if (old && *old)
-		strbuf_addf(&alt, ":%s", old);
+	alternates_list(&alt, objects.buf);
 	if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
 		die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	strbuf_release(&err);
