@@ -80,7 +80,10 @@ diffstat_and_patch_match_procedure() {
 	cd "$ro/repo"
 	if [ "$(id -u)" -eq 0 ]; then
 		# root writes anywhere: run as nobody, for whom the files are
-		# really read-only, trusting the repository from the command line
+		# really read-only, trusting the repository from the command line;
+		# with the git under test, not another one further on PATH
+		setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$(command -v git)" ||
+			skip "nobody cannot run the git under test, $(command -v git)"
 		run ! setpriv --reuid=65534 --regid=65534 --clear-groups touch .git/probe
 		remember_repo
 		GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*' \

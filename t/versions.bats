@@ -10,19 +10,19 @@ setup() {
 	setup_world
 }
 
-# follows_procedure <since> <conflict>: the procedure's git merge, run
-# for real, merges cleanly before git <since> and conflicts from it on,
-# or the other way round when <since> starts with "!"; and the tool,
-# run last, does what it does: the procedure's diffstat, or merge-tree's
-# with <conflict> listed.
+# follows_procedure <since> <conflict> [all|none]: the procedure's git
+# merge, run for real, merges cleanly before git <since> and conflicts
+# from it on, or the other way round when <since> starts with "!"; and
+# the tool, run last, does what it does: the procedure's diffstat, or
+# when it conflicts the diffstat of the work tree git merge leaves, with
+# <conflict> listed and said to hold conflict markers (all) or not.
 follows_procedure() {
 	local since=${1#!} conflicts=1
 	git_at_least "${since%%.*}" "${since#*.}" || conflicts=0
 	[ "$1" = "$since" ] || conflicts=$((1 - conflicts))
 	if [ "$conflicts" -eq 1 ]; then
-		run ! procedure_diffstat main topic
-		expect_merge_tree_diff main topic
-		matches_merge_tree main topic <<<"  $2"
+		expect_conflicted_procedure main topic
+		matches_merge_tree main topic "${3-all}" <<<"  $2"
 	else
 		expect_procedure main topic
 		matches_procedure
@@ -157,7 +157,7 @@ rename_and_edit() {
 	rename_and_edit
 	git config merge.renames false
 	run_tool main topic
-	follows_procedure 2.50 "old.c (modify/delete)"
+	follows_procedure 2.50 "old.c (modify/delete)" none
 }
 
 @test "merge.renames=true wins over diff.renames=false in the merge, as in the procedure" {

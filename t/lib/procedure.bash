@@ -8,6 +8,10 @@
 #   procedure_diffstat     the kernel document's procedure, literally:
 #	git checkout -b TEMP <upstream> && git merge <head> &&
 #	git diff <diff-args, default -C --stat --summary> <upstream>..TEMP
+#   conflicted_procedure_diffstat
+#                          the procedure when its git merge conflicts:
+#                          git diff of <upstream> against the work tree
+#                          git merge leaves, conflict markers and all
 #   merge_tree_diff        for a merge that conflicts: git diff of
 #                          <upstream> against the tree git merge-tree
 #                          writes, conflict markers and all
@@ -27,6 +31,21 @@ procedure_in_copy() {
 	test_tick &&
 	git merge -q --no-edit "$head" >/dev/null &&
 	git diff "${diff_args[@]}" "$upstream..TEMP" -- "$@"
+}
+
+conflicted_procedure_diffstat() {
+	in_copy conflicted_procedure_in_copy "$@"
+}
+
+# Fails unless git merge conflicts.
+conflicted_procedure_in_copy() {
+	local upstream=$1 head=$2
+	shift 2
+	git checkout -q -b TEMP "$upstream" &&
+	test_tick &&
+	! git merge -q --no-edit "$head" >/dev/null 2>&1 &&
+	git add -A &&
+	git diff --cached "${diff_args[@]}" "$upstream" -- "$@"
 }
 
 merge_tree_diff() {

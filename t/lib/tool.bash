@@ -102,6 +102,10 @@ expect_merge_tree_diff() {
 	merge_tree_diff "$@" >"$BATS_TEST_TMPDIR/expect"
 }
 
+expect_conflicted_procedure() {
+	conflicted_procedure_diffstat "$@" >"$BATS_TEST_TMPDIR/expect"
+}
+
 expect_status() {
 	[ "$status" -eq "$1" ] && return
 	echo "exit status $status, not $1; stderr:" >&2
