@@ -152,13 +152,13 @@ FUZZERS += t/fuzz/pullmsg-fuzzer
 
 fuzz: $(FUZZERS)
 
-t/fuzz/mtree-fuzzer: t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
+t/fuzz/mtree-fuzzer: t/fuzz/fuzz.h t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/mtree-fuzzer.c lib/mtree.c
 
-t/fuzz/numstat-fuzzer: t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
+t/fuzz/numstat-fuzzer: t/fuzz/fuzz.h t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
 
-t/fuzz/pullmsg-fuzzer: t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c lib/pullmsg.h
+t/fuzz/pullmsg-fuzzer: t/fuzz/fuzz.h t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c lib/pullmsg.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c
 
 fuzz-run: fuzz

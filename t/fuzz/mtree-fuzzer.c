@@ -4,32 +4,14 @@
  * drivers may have said, with SHA-1 ids and then with SHA-256 ones,
  * and, when that succeeds, touch every byte of every string the result
  * points at, so that ASan catches any string that strays outside the
- * input.
- *
- * The input is copied into a buffer of exactly its size first: the
- * parser must not assume a terminating NUL, and an exact-size heap
- * block makes a one-past-the-end read a reported overflow.
+ * input (t/fuzz/fuzz.h).
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "fuzz.h"
 #include "../../lib/mtree.h"
 
-static volatile unsigned char sink;
-
-/* Check that s lies inside [buf, buf + len) and read all of it. */
 static void walk(struct mtree_str s, const char *buf, size_t len)
 {
-	size_t i;
-
-	if (!s.len)
-		return;
-	if (!s.s || s.s < buf || s.len > len ||
-	    (size_t)(s.s - buf) > len - s.len)
-		abort();
-	for (i = 0; i < s.len; i++)
-		sink ^= (unsigned char)s.s[i];
+	fuzz_read_in(s.s, s.len, buf, len);
 }
 
 static void parse(const char *buf, size_t size, size_t id_len)
@@ -75,11 +57,10 @@ static void parse(const char *buf, size_t size, size_t id_len)
 			walk(m->paths[j], buf, size);
 		walk(m->type, buf, size);
 		walk(m->text, buf, size);
-		sink ^= (unsigned char)mtree_is_conflict(m);
+		fuzz_sink ^= (unsigned char)mtree_is_conflict(m);
 		/* in the type or static: just read it */
 		label = mtree_conflict_label(m, (unsigned)i & 0xe, (int)i & 1);
-		for (j = 0; j < label.len; j++)
-			sink ^= (unsigned char)label.s[j];
+		fuzz_read(label.s, label.len);
 	}
 
 	mtree_release(&res);
@@ -89,13 +70,10 @@ static void parse(const char *buf, size_t size, size_t id_len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *buf;
+	char *buf = fuzz_copy(data, size);
 
-	buf = malloc(size ? size : 1);
 	if (!buf)
 		return 0;
-	if (size)
-		memcpy(buf, data, size);
 	parse(buf, size, 40);		/* SHA-1 */
 	parse(buf, size, 64);		/* SHA-256 */
 	free(buf);

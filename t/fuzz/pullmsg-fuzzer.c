@@ -7,26 +7,13 @@
  * the parse found through the URL and ref checks and the name matcher,
  * and the input itself, cut at its first two NULs, through the matcher
  * and pullmsg_stat_name() (the pointer walks of pprint_rename()).
- *
- * The input is copied into a buffer of exactly its size first: the
- * parser must not assume a terminating NUL.
  */
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "fuzz.h"
 #include "../../lib/pullmsg.h"
-
-static volatile unsigned char sink;
 
 static void walk(struct pullmsg_str s)
 {
-	size_t i;
-
-	if (s.len && !s.s)
-		abort();
-	for (i = 0; i < s.len; i++)
-		sink ^= (unsigned char)s.s[i];
+	fuzz_read(s.s, s.len);
 }
 
 static void names(struct pullmsg_str name, struct pullmsg_str path,
@@ -36,7 +23,7 @@ static void names(struct pullmsg_str name, struct pullmsg_str path,
 	walk(path);
 	walk(from);
 	if (path.len)
-		sink ^= (unsigned char)pullmsg_name_matches(name.s, name.len,
+		fuzz_sink ^= (unsigned char)pullmsg_name_matches(name.s, name.len,
 			path.s, path.len, from.s, from.len);
 }
 
@@ -55,10 +42,10 @@ static void check_request(const struct pullmsg_request *r)
 	walk(r->shortlog);
 	if (r->base.len < 7 || r->tip.len < 7 || !r->url.len || !r->nr_rows)
 		abort();
-	sink ^= (unsigned char)pullmsg_check_url(r->url.s, r->url.len, 0,
+	fuzz_sink ^= (unsigned char)pullmsg_check_url(r->url.s, r->url.len, 0,
 						 NULL, NULL);
 	if (r->ref.len)
-		sink ^= (unsigned char)pullmsg_check_ref(r->ref.s, r->ref.len,
+		fuzz_sink ^= (unsigned char)pullmsg_check_ref(r->ref.s, r->ref.len,
 							 NULL);
 	for (i = 0; i < r->nr_rows; i++) {
 		const struct pullmsg_row *row = &r->row[i];
@@ -90,7 +77,7 @@ static void matcher(const char *buf, size_t len)
 	nul2 = memchr(nul1 + 1, '\0', len - n1 - 1);
 	n2 = nul2 ? (size_t)(nul2 - nul1 - 1) : len - n1 - 1;
 	n3 = nul2 ? len - n1 - n2 - 2 : 0;
-	sink ^= (unsigned char)pullmsg_name_matches(buf, n1, nul1 + 1, n2,
+	fuzz_sink ^= (unsigned char)pullmsg_name_matches(buf, n1, nul1 + 1, n2,
 						    nul2 ? nul2 + 1 : NULL, n3);
 	name = pullmsg_stat_name(nul1 + 1, n2, nul2 ? nul2 + 1 : NULL, n3,
 				 (int)(n1 % 2), &out);
@@ -99,21 +86,19 @@ static void matcher(const char *buf, size_t len)
 			abort();
 		free(name);
 	}
-	sink ^= (unsigned char)pullmsg_check_url(buf, n1, 1, NULL, NULL);
-	sink ^= (unsigned char)pullmsg_check_ref(buf, n1, NULL);
+	fuzz_sink ^= (unsigned char)pullmsg_check_url(buf, n1, 1, NULL, NULL);
+	fuzz_sink ^= (unsigned char)pullmsg_check_ref(buf, n1, NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
 	const char *err = NULL;
-	char *buf = malloc(size ? size : 1);
+	char *buf = fuzz_copy(data, size);
 	size_t i;
 
 	if (!buf)
 		return 0;
-	if (size)
-		memcpy(buf, data, size);
 	if (pullmsg_parse(buf, size, &list, &err)) {
 		if (!err || list.msg || list.nr)
 			abort();

@@ -27,10 +27,16 @@ procedure_diffstat() {
 procedure_in_copy() {
 	local upstream=$1 head=$2
 	shift 2
-	git checkout -q -b TEMP "$upstream" &&
-	test_tick &&
-	git merge -q --no-edit "$head" >/dev/null &&
+	procedure_merge "$upstream" "$head" &&
 	git diff "${diff_args[@]}" "$upstream..TEMP" -- "$@"
+}
+
+# procedure_merge <upstream> <head>: git merge <head> on TEMP, a new
+# branch at <upstream>; 0 when it merges, 1 when it conflicts.
+procedure_merge() {
+	git checkout -q -b TEMP "$1" || return 2
+	test_tick
+	git merge -q --no-edit "$2" >/dev/null
 }
 
 conflicted_procedure_diffstat() {
@@ -39,11 +45,10 @@ conflicted_procedure_diffstat() {
 
 # Fails unless git merge conflicts.
 conflicted_procedure_in_copy() {
-	local upstream=$1 head=$2
+	local upstream=$1 head=$2 rc=0
 	shift 2
-	git checkout -q -b TEMP "$upstream" &&
-	test_tick &&
-	! git merge -q --no-edit "$head" >/dev/null 2>&1 &&
+	procedure_merge "$upstream" "$head" 2>/dev/null || rc=$?
+	[ "$rc" -eq 1 ] &&
 	git add -A &&
 	git diff --cached "${diff_args[@]}" "$upstream" -- "$@"
 }
