@@ -110,7 +110,7 @@ offers() {
 	capture complete_line "$@" &&
 	expect_status 0 &&
 	expect_stdout &&
-	expect_stderr </dev/null
+	expect_no_stderr
 }
 
 @test "a tool option completes: --ch gives --check, once" {

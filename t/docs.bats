@@ -39,7 +39,7 @@ every_option_in() {
 	capture groff -ww -z -man "$manpage"
 	expect_status 0
 	expect_stdout </dev/null
-	expect_stderr </dev/null
+	expect_no_stderr
 }
 
 @test "the man page's header and footer are its own: name, version, date" {

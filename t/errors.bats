@@ -125,7 +125,7 @@ usage_error() {
 	 1 file changed, 1 insertion(+)
 	 create mode 100644 lonely.txt
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -230,7 +230,7 @@ usage_error() {
 	run_tool -h
 	expect_status 129
 	usage_text | expect_stdout
-	expect_stderr </dev/null
+	expect_no_stderr
 }
 
 @test "--version prints the version GIT-VERSION-GEN gave the build, exit 0" {
@@ -239,7 +239,7 @@ usage_error() {
 	run_tool --version
 	expect_status 0
 	expect_stdout <<<"git-clean-diffstat version $version"
-	expect_stderr </dev/null
+	expect_no_stderr
 }
 
 @test "--help shows the manual page through git help, as the binary itself does" {

@@ -40,7 +40,7 @@ expect_death_by() {
 	wait_tool
 	expect_status $((128 + $(kill -l "$1"))) &&
 	expect_stdout </dev/null &&
-	expect_stderr </dev/null &&
+	expect_no_stderr &&
 	if kill -0 "$merge_tree" 2>/dev/null; then
 		kill "$merge_tree"
 		echo "the tool's merge-tree outlived it" >&2
@@ -91,7 +91,7 @@ run_tool_into_head() {
 		head -n 1 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/first-line"
 		run_tool_into_head "$format" linus topic
 		test_cmp "$BATS_TEST_TMPDIR/first-line" "$BATS_TEST_TMPDIR/actual"
-		expect_stderr </dev/null
+		expect_no_stderr
 		expect_unchanged
 		# the short diffstat may have been written whole before the
 		# reader went
@@ -113,7 +113,7 @@ capture_into_closed_pipe() {
 @test "a reader gone before the tool starts writing: SIGPIPE's status, quietly, nothing left" {
 	capture_into_closed_pipe -p linus topic
 	expect_status 141
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -124,7 +124,7 @@ capture_into_closed_pipe() {
 		# shellcheck disable=SC2086 # the words of args are the arguments
 		capture_into_closed_pipe $args
 		expect_status 141
-		expect_stderr </dev/null
+		expect_no_stderr
 		expect_unchanged
 	done
 }

@@ -61,7 +61,7 @@ history_counted_differently() {
 	git request-pull's diffstat names 3 files, the clean diffstat 3.
 	The two are the same: git request-pull's diffstat is clean.
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -76,7 +76,7 @@ history_counted_differently() {
 	git request-pull's diffstat names 8 files, the clean diffstat 5.
 	They differ: git request-pull's diffstat is messy; use git clean-diffstat's.
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -123,7 +123,7 @@ history_counted_differently() {
 	    fs/btrfs/ctree.c  +25 -0
 	    fs/ext4/inode.c   +1 -1
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -137,7 +137,7 @@ history_counted_differently() {
 
 	They name the same files with the same counts.
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -155,7 +155,7 @@ history_counted_differently() {
 	Only in the clean diffstat:
 	  a.c  +0 -1
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 	procedure_diffstat main topic -M --numstat | sort >"$BATS_TEST_TMPDIR/clean"
 	printf '1\t0\tt.c\n1\t0\tx.c\n0\t1\ta.c\n' | sort |
@@ -172,7 +172,7 @@ history_counted_differently() {
 	only-clean 0 1 a.c
 	differ 2 0 1 0 x.c
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -188,7 +188,7 @@ history_counted_differently() {
 	only-request-pull 25 0 $rc2 - fs/btrfs/ctree.c
 	only-request-pull 1 1 $rc2 - fs/ext4/inode.c
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -359,7 +359,7 @@ expected_request_pull() {
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/lines"
 	run_tool --porcelain -z main topic
 	expect_status 1
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 	tr '\0\n' '\n\0' <"$BATS_TEST_TMPDIR/actual" | test_cmp "$BATS_TEST_TMPDIR/lines" -
 	# a -z that is the value of a diff option is that value
@@ -391,7 +391,7 @@ expected_request_pull() {
 	The pathspec matches no file in either diffstat: nothing to compare.
 	EOF
 	)
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -405,7 +405,7 @@ expected_request_pull() {
 
 	The pathspec matches no file in either diffstat.
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -433,7 +433,7 @@ request_pull_counts() {
 	                   $(git rev-parse --short x1) x1:
 	    drivers/net/eth.c  $(request_pull_counts drivers/net/eth.c)
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -448,7 +448,7 @@ request_pull_counts() {
 	only-request-pull 2 2 $y1 $x1 drivers/net/eth.c
 	only-request-pull 5 0 $y1 - drivers/net/y.c
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -488,6 +488,6 @@ request_pull_counts() {
 
 	They name the same files with the same counts.
 	EOF
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }

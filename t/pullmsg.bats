@@ -41,7 +41,7 @@ request_pull() {
 parse() {
 	capture "$PULLMSG" parse <"$1" &&
 	expect_status 0 &&
-	expect_stderr </dev/null
+	expect_no_stderr
 }
 
 # fields: what the last parse says of the request(s), headers aside.

@@ -69,7 +69,7 @@ sign_commits() {
 		run_tool "$mode" linus topic
 		expect_status 1
 		expect_stdout <"$BATS_TEST_TMPDIR/without"
-		expect_stderr </dev/null
+		expect_no_stderr
 		expect_unchanged
 	done
 }

@@ -36,8 +36,10 @@ setup_world() {
 		GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT \
 		GIT_DEFAULT_HASH XDG_CONFIG_HOME COLUMNS
 	mkdir -p "$HOME" "$TMPDIR"
-	git config --global init.defaultBranch main
-	git config --global advice.detachedHead false
+	# no git maintenance run --auto after every commit and merge
+	printf '%s\n' '[init]' '	defaultBranch = main' \
+		'[advice]' '	detachedHead = false' \
+		'[maintenance]' '	auto = false' >"$HOME/.gitconfig"
 	test_tick=1112911993
 	test_tick
 	cd "$BATS_TEST_TMPDIR" || return

@@ -190,6 +190,6 @@ diffstat_and_patch_match_procedure() {
 	status=$(cat "$BATS_TEST_TMPDIR/status")
 	expect_status 0
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_no_quarantine
 }

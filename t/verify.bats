@@ -59,7 +59,7 @@ fetched_header() {
 		verdict: matches: the request's diffstat is what pulling it changes
 		EOF
 	} | expect_stdout
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 	run ! git cat-file -e "$tip"
 }
@@ -98,7 +98,7 @@ fetched_header() {
 		EOF
 		cat "$BATS_TEST_TMPDIR/clean"
 	} | expect_stdout
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -346,7 +346,7 @@ teardown() {
 	run_tool --verify="$BATS_TEST_TMPDIR/request"
 	expect_status 0
 	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 

@@ -30,7 +30,7 @@ new_source() {
 version_of() {
 	capture "$1/GIT-VERSION-GEN" "$1" "$BATS_TEST_TMPDIR/template" &&
 	expect_status 0 &&
-	expect_stderr </dev/null
+	expect_no_stderr
 }
 
 # version_is <dir> <line>: GIT-VERSION-GEN says <line> of <dir>.

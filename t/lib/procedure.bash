@@ -94,10 +94,11 @@ in_copy() {
 	shift 3
 	split_diff_args "$@"
 	[ ${#diff_args[@]} -gt 0 ] || diff_args=(-C --stat --summary)
-	top=$(git rev-parse --show-toplevel) || return
+	# the top of the work tree: where we are, less the prefix
 	prefix=$(git rev-parse --show-prefix) || return
-	copy=$(mktemp -d "$BATS_TEST_TMPDIR/copy.XXXXXX")
-	rm -rf "$copy" && cp -a "$top" "$copy" || return
+	top=${PWD%/"${prefix%/}"}
+	copy=$BATS_TEST_TMPDIR/copy.$BASHPID.$((++copies))
+	cp -a "$top" "$copy" || return
 	(cd "$copy/$prefix" && "$fn" "$upstream" "$head" "${paths[@]}") || rc=$?
 	rm -rf "$copy"
 	return $rc

@@ -33,6 +33,7 @@
 #   expect_status <n>      the last run's exit status is <n>
 #   expect_stdout, expect_stderr
 #                          the last run's stdout/stderr is stdin exactly
+#   expect_no_stderr       the last run printed nothing on stderr
 #   expect_unchanged       the repository as it was before the run, and
 #                          nothing left in TMPDIR
 #   differs_from_default <args>...
@@ -126,8 +127,12 @@ expect_stderr() {
 matches_procedure() {
 	expect_status 0 &&
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
-	expect_stderr </dev/null &&
+	expect_no_stderr &&
 	expect_unchanged
+}
+
+expect_no_stderr() {
+	[ ! -s "$BATS_TEST_TMPDIR/stderr" ] || expect_stderr </dev/null
 }
 
 matches_merge_tree() {
@@ -191,27 +196,28 @@ expect_unchanged() {
 	expect_no_quarantine
 }
 
-# repo_state <dir>: a checksum of every file of the repository <dir> is
-# in (its work tree, and its git directory wherever that is), with the
-# list of names and the count of loose objects: equal before and after
-# means untouched.  Outside a repository: a line that says so.
+# repo_state <dir>: every name in the repository <dir> is in (its work
+# tree, and its git directory wherever that is; loose objects included)
+# with its type, mode and symlink target, and the checksum of every
+# file: equal before and after means untouched.  Outside a repository:
+# a line that says so.  Few processes: the suite runs this twice a run.
 repo_state() {
 	(
 		cd "$1" || exit
+		# one at a time: either may have a newline in it
 		common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
 			{ echo "no repository"; exit; }
-		dirs=("$common")
-		if top=$(git rev-parse --show-toplevel 2>/dev/null); then
-			case $common/ in
-			"$top"/*) dirs=("$top") ;;
-			*) dirs+=("$top") ;;
-			esac
-		fi
-		git count-objects
-		for dir in "${dirs[@]}"; do
+		top=$(git rev-parse --show-toplevel 2>/dev/null) || top=
+		case $common/ in
+		"$top"/*) set -- "$top" ;;
+		*) set -- "$common" ${top:+"$top"} ;;
+		esac
+		for dir; do
 			cd "$dir" &&
-			find . -print | LC_ALL=C sort &&
-			find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum
+			{
+				find . -printf '%y %m %p %l\n' &&
+				find . -type f -exec sha256sum {} +
+			} | LC_ALL=C sort
 		done
 	)
 }
@@ -219,6 +225,6 @@ repo_state() {
 # Nothing left in TMPDIR: no quarantine, no file of any kind.
 expect_no_quarantine() {
 	local left
-	left=$(ls -A "$TMPDIR")
+	left=$(shopt -s nullglob dotglob && echo "$TMPDIR"/*)
 	[ -z "$left" ] || { echo "left in TMPDIR: $left" >&2; return 1; }
 }
