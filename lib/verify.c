@@ -13,10 +13,19 @@
 #include "run.h"
 #include "verify.h"
 
-enum verdict { MATCHES, MESSY, DIFFERS, CONFLICTS, NR_VERDICTS };
+/* FAILED: the request could not be verified (refused, not fetched) */
+enum verdict { MATCHES, MESSY, DIFFERS, CONFLICTS, FAILED, NR_VERDICTS };
 
 static const char *const verdict_name[] = {
-	"matches", "messy", "differs", "conflicts"
+	"matches", "messy", "differs", "conflicts", "error"
+};
+
+/*
+ * Why a request could not be verified: one line (what a single message
+ * dies with, what an mbox's report of it says), and what git said.
+ */
+struct failure {
+	struct strbuf why, detail;
 };
 
 static void read_input(const char *file, struct strbuf *sb)
@@ -107,12 +116,14 @@ static int commit_id(const char *spec, struct strbuf *oid, const char *objdir)
 /*
  * git fetch <url> <ref> into the scratch repository, as the ref
  * refs/clean-diffstat/<n>; the commit it names (a tag peeled) into oid.
+ * On failure, -1 and why.
  */
-static void fetch_tip(const struct pull *p, const char *url, const char *ref,
-		      size_t n, int allow_local, struct strbuf *oid)
+static int fetch_tip(const struct pull *p, const char *url, const char *ref,
+		     size_t n, int allow_local, struct strbuf *oid,
+		     struct failure *fail)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT, dst = STRBUF_INIT;
+	struct strbuf dst = STRBUF_INIT;
 	int rc;
 
 	scratch_create(p);
@@ -127,22 +138,17 @@ static void fetch_tip(const struct pull *p, const char *url, const char *ref,
 	strvec_pushf(&cp.env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
 		     allow_local ? ":file" : "");
 	strvec_push(&cp.env, "GIT_TERMINAL_PROMPT=0");
-	cp.err = &err;
+	cp.err = &fail->detail;
 	rc = run_git(&cp);
-	if (rc) {
-		int code;
-
-		strbuf_trim_newlines(&err);
-		code = die_message("cannot fetch '%s' from '%s'",
-				   *ref ? ref : "HEAD", url);
-		if (err.len)
-			fprintf(stderr, "%s\n", err.buf);
-		exit(code);
-	}
-	if (commit_id(dst.buf, oid, p->objdir.buf))
-		die("'%s' at '%s' is no commit", *ref ? ref : "HEAD", url);
-	strbuf_release(&err);
+	strbuf_trim_newlines(&fail->detail);
+	if (rc)
+		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'",
+			    *ref ? ref : "HEAD", url);
+	else if (commit_id(dst.buf, oid, p->objdir.buf))
+		strbuf_addf(&fail->why, "'%s' at '%s' is no commit",
+			    *ref ? ref : "HEAD", url);
 	strbuf_release(&dst);
+	return fail->why.len ? -1 : 0;
 }
 
 /* The counts of a numstat, as a request's totals line has them. */
@@ -370,9 +376,13 @@ static void subject_of(const char *oid, struct strbuf *out)
 	strbuf_trim_newlines(out);
 }
 
-/* Verify one request; its report goes into sb. */
+/*
+ * Verify one request; its report goes into sb.  FAILED, with fail
+ * filled in and nothing in sb, when it cannot be.
+ */
 static enum verdict verify_one(const struct options *opts,
-			       const struct pullmsg *msg, struct strbuf *sb)
+			       const struct pullmsg *msg, struct strbuf *sb,
+			       struct failure *fail)
 {
 	static const char *const numstat[] = { "--numstat", "-z", NULL };
 	const struct pullmsg_request *req = &msg->req;
@@ -387,7 +397,7 @@ static enum verdict verify_one(const struct options *opts,
 	struct totals ct;
 	struct pull p;
 	struct merge m;
-	const char *why, *how;
+	const char *why, *how = NULL;
 	enum verdict v;
 	int porcelain = opts->porcelain, quote_high;
 
@@ -395,25 +405,32 @@ static enum verdict verify_one(const struct options *opts,
 	add_str(&ref, &req->ref);
 	add_str(&want, &req->tip);
 	/* untrusted: checked before anything runs */
-	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why))
-		die("refusing to fetch from '%s': %s", url.buf, why);
-	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why))
-		die("refusing to fetch '%s': %s", ref.buf, why);
+	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why)) {
+		strbuf_addf(&fail->why, "refusing to fetch from '%s': %s",
+			    url.buf, why);
+		goto failed;
+	}
+	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why)) {
+		strbuf_addf(&fail->why, "refusing to fetch '%s': %s", ref.buf,
+			    why);
+		goto failed;
+	}
 
 	quote_high = quote_path_config();
 	resolve(&p, opts->upstream, opts->upstream);
 	if (!commit_id(want.buf, &tip, NULL)) {
 		how = "local";
 	} else if (opts->no_fetch) {
-		die("the tip %s is not in this repository, and --no-fetch "
-		    "forbids fetching '%s' from '%s'", want.buf,
-		    ref.len ? ref.buf : "HEAD", url.buf);
-	} else {
-		fetch_tip(&p, url.buf, ref.buf, msg->number, opts->allow_local,
-			  &tip);
+		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
+			    "and --no-fetch forbids fetching '%s' from '%s'",
+			    want.buf, ref.len ? ref.buf : "HEAD", url.buf);
+	} else if (!fetch_tip(&p, url.buf, ref.buf, msg->number,
+			      opts->allow_local, &tip, fail)) {
 		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
 	}
 	pull_release(&p);
+	if (fail->why.len)
+		goto failed;
 	resolve(&p, opts->upstream, tip.buf);
 	subject_of(tip.buf, &subject);
 	merge_run(&m, &p, 0);
@@ -551,13 +568,41 @@ out:
 	strbuf_release(&subject);
 	strbuf_release(&base_oid);
 	return v;
+
+failed:
+	strbuf_release(&url);
+	strbuf_release(&ref);
+	strbuf_release(&tip);
+	strbuf_release(&want);
+	return FAILED;
+}
+
+/*
+ * The report of a request that could not be verified: one line, or the
+ * records message, url, ref, error and verdict.
+ */
+static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
+			const struct failure *fail, int porcelain)
+{
+	if (!porcelain) {
+		strbuf_addf(sb, "error: %s\n", fail->why.buf);
+		return;
+	}
+	strbuf_addf(sb, "message %zu\nurl ", msg->number);
+	quote_c_style(sb, msg->req.url.s, msg->req.url.len, 1);
+	strbuf_addstr(sb, "\nref ");
+	quote_c_style(sb, msg->req.ref.s, msg->req.ref.len, 1);
+	strbuf_addstr(sb, "\nerror ");
+	quote_c_style(sb, fail->why.buf, fail->why.len, 1);
+	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
 int verify(const struct options *opts)
 {
 	struct strbuf in = STRBUF_INIT, sb = STRBUF_INIT;
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
-	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0;
+	struct failure fail = { STRBUF_INIT, STRBUF_INIT };
+	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
 	const char *err;
 	int status = 0;
 
@@ -579,27 +624,46 @@ int verify(const struct options *opts)
 		if (msg->error)
 			continue;
 		if (list.mbox && !opts->porcelain) {
-			if (count[0] + count[1] + count[2] + count[3])
+			if (done++)
 				strbuf_addch(&sb, '\n');
 			strbuf_addf(&sb, "message %zu: ", msg->number);
 			strbuf_add(&sb, msg->subject.s, msg->subject.len);
 			strbuf_addch(&sb, '\n');
 		}
-		v = verify_one(opts, msg, &sb);
+		v = verify_one(opts, msg, &sb, &fail);
+		if (v == FAILED) {
+			/* one message: as fatal as any other error */
+			if (!list.mbox) {
+				int code = die_message("%s", fail.why.buf);
+
+				if (fail.detail.len)
+					fprintf(stderr, "%s\n", fail.detail.buf);
+				exit(code);
+			}
+			/* in an mbox: its report says so, the others go on */
+			if (fail.detail.len)
+				fprintf(stderr, "%s\n", fail.detail.buf);
+			add_failure(&sb, msg, &fail, opts->porcelain);
+		}
+		strbuf_reset(&fail.why);
+		strbuf_reset(&fail.detail);
 		count[v]++;
 		status |= v != MATCHES;
 		fputs(sb.buf, stdout);
 		strbuf_reset(&sb);
 	}
 	if (opts->porcelain)
-		printf("summary %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
-		       count[MESSY], count[DIFFERS], count[CONFLICTS]);
+		printf("summary %zu %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
+		       count[MESSY], count[DIFFERS], count[CONFLICTS],
+		       count[FAILED]);
 	else if (list.mbox)
 		printf("\n%zu pull request%s: matches %zu, messy %zu, "
-		       "differs %zu, conflicts %zu\n", nr, nr == 1 ? "" : "s",
-		       count[MATCHES], count[MESSY], count[DIFFERS],
-		       count[CONFLICTS]);
+		       "differs %zu, conflicts %zu, errors %zu\n", nr,
+		       nr == 1 ? "" : "s", count[MATCHES], count[MESSY],
+		       count[DIFFERS], count[CONFLICTS], count[FAILED]);
 	strbuf_release(&sb);
+	strbuf_release(&fail.why);
+	strbuf_release(&fail.detail);
 	pullmsg_release(&list);
 	return status;
 }

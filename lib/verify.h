@@ -26,6 +26,10 @@
  *  3. a report: matches (the clean diffstat), messy (git request-pull's
  *     from one merge base), differs, or conflicts.
  *
+ * A request that cannot be verified (its URL or ref refused, its tip
+ * missing with --no-fetch, a failed fetch) dies when it is the only
+ * message; in an mbox its report is an error line and the next goes on.
+ *
  * Returns the exit status: 0 when every request matches, else 1.
  */
 int verify(const struct options *opts);

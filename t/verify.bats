@@ -122,7 +122,7 @@ fetched_header() {
 	only-request 25 fs/btrfs/ctree.c
 	only-request 2 fs/ext4/inode.c
 	verdict messy
-	summary 1 0 1 0 0
+	summary 1 0 1 0 0 0
 	EOF
 	expect_unchanged
 }
@@ -306,7 +306,104 @@ fetched_header() {
 	verdict: messy
 	message 3: [GIT PULL] clean
 	verdict: matches
-	2 pull requests: matches 1, messy 1, differs 0, conflicts 0
+	2 pull requests: matches 1, messy 1, differs 0, conflicts 0, errors 0
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	expect_unchanged
+}
+
+# bad_mbox: an mbox of the messy request and of three that cannot be
+# verified (a refused URL, a refused ref, a repository that is not
+# there), in a receiver.
+bad_mbox() {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	L="file://$BATS_TEST_TMPDIR/gone.git topic" \
+		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] gone' >"$r.1"
+	L="ext::$BATS_TEST_TMPDIR/pwned topic" \
+		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] ext' >"$r.2"
+	L="$url topic..x" perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] bad ref' >"$r.3"
+	mail_message 7bit 'Subject: [GIT PULL] messy' <"$r" >"$r.4"
+	mail_mbox "$r".[1-4] >"$r.mbox"
+	receiver
+}
+
+@test "an mbox with requests that cannot be verified: an error line each, the others verified, exit 1" {
+	bad_mbox
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] gone
+	error: cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git'
+	message 2: [GIT PULL] ext
+	error: refusing to fetch from 'ext::$BATS_TEST_TMPDIR/pwned': remote-helper URL (<transport>::<address>) refused
+	message 3: [GIT PULL] bad ref
+	error: refusing to fetch 'topic..x': '..' in ref
+	message 4: [GIT PULL] messy
+	verdict: messy
+	4 pull requests: matches 0, messy 1, differs 0, conflicts 0, errors 3
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	grep -q "gone.git" "$BATS_TEST_TMPDIR/stderr"
+	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
+	expect_unchanged
+}
+
+@test "--porcelain: a request that cannot be verified is an error record, counted in the summary" {
+	bad_mbox
+	run_tool --verify="$r.mbox" --allow-local --porcelain
+	expect_status 1
+	sed '/^message 4$/,/^verdict /d' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/errors"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1
+	url file://$BATS_TEST_TMPDIR/gone.git
+	ref topic
+	error cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git'
+	verdict error
+	message 2
+	url ext::$BATS_TEST_TMPDIR/pwned
+	ref topic
+	error refusing to fetch from 'ext::$BATS_TEST_TMPDIR/pwned': remote-helper URL (<transport>::<address>) refused
+	verdict error
+	message 3
+	url $url
+	ref topic..x
+	error refusing to fetch 'topic..x': '..' in ref
+	verdict error
+	summary 4 0 1 0 0 3
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/errors"
+	grep -qx "verdict messy" "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "--no-fetch in an mbox: a missing tip is that request's error, a tip here is verified" {
+	history_simple
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	mail_message 7bit 'Subject: [GIT PULL] here' <"$r" >"$r.1"
+	missing=0123456789012345678901234567890123456789
+	M=$missing perl -pe 's/^(for you to fetch changes up to )[0-9a-f]+/$1$ENV{M}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] missing' >"$r.2"
+	mail_mbox "$r".[1-2] >"$r.mbox"
+	run_tool --verify="$r.mbox" --allow-local --no-fetch linus
+	expect_status 1
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] here
+	verdict: matches
+	message 2: [GIT PULL] missing
+	error: the tip $missing is not in this repository, and --no-fetch forbids fetching 'topic' from '$url'
+	2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1
 	EOF
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
 	expect_unchanged
