@@ -50,6 +50,137 @@ static void read_input(const char *file, struct strbuf *sb)
 /* The scratch repository the tips are fetched into, in the quarantine. */
 static struct strbuf scratch = STRBUF_INIT;
 
+/*
+ * The receiver's url.<base>.insteadOf, every scope, in the order git
+ * reads them: what `git fetch <url>` in the repository rewrites the URL
+ * with.  The scratch repository is another repository, which sees the
+ * system, global and command-line ones but not the repository's own:
+ * those ("local" and "worktree") are copied into its configuration, so
+ * that its fetch rewrites as the repository's would.
+ */
+struct rewrite {
+	const char *base, *prefix;
+	size_t rank;			/* of the first entry with this base */
+	int own;			/* the repository's own (local, worktree) */
+};
+
+static struct rewrite *rewrites;
+static size_t nr_rewrites, alloc_rewrites;
+static struct strbuf rewrites_buf = STRBUF_INIT;
+
+static void read_rewrites(void)
+{
+	static int done;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	char *p, *end;
+
+	if (done++)
+		return;
+	strvec_pushl(&cp.args, "config", "-z", "--show-scope", "--get-regexp",
+		     "^url\\..*\\.insteadof$", NULL);
+	cp.out = &rewrites_buf;
+	cp.no_stderr = 1;
+	if (run_git(&cp)) {		/* 1: there is none */
+		strbuf_reset(&rewrites_buf);
+		return;
+	}
+	/* <scope> NUL url.<base>.insteadof LF <prefix> NUL ... */
+	for (p = rewrites_buf.buf, end = p + rewrites_buf.len; p < end;) {
+		char *scope = p, *key, *value, *nl;
+		size_t i, klen;
+
+		key = memchr(p, '\0', (size_t)(end - p));
+		if (!key)
+			break;
+		key++;
+		value = memchr(key, '\0', (size_t)(end - key));
+		if (!value)
+			break;
+		p = value + 1;
+		nl = memchr(key, '\n', (size_t)(value - key));
+		if (!nl)		/* no value: git fetch would die */
+			continue;
+		*nl = '\0';
+		klen = strlen(key);
+		if (klen < 14 || strncmp(key, "url.", 4))
+			continue;
+		key[klen - 10] = '\0';	/* ".insteadof" */
+		ALLOC_GROW(rewrites, nr_rewrites + 1, alloc_rewrites);
+		rewrites[nr_rewrites].base = key + 4;
+		rewrites[nr_rewrites].prefix = nl + 1;
+		rewrites[nr_rewrites].own = !strcmp(scope, "local") ||
+					    !strcmp(scope, "worktree");
+		for (i = 0; i < nr_rewrites; i++)
+			if (!strcmp(rewrites[i].base, key + 4))
+				break;
+		rewrites[nr_rewrites].rank = i < nr_rewrites ? rewrites[i].rank : i;
+		nr_rewrites++;
+	}
+}
+
+/*
+ * url rewritten as git's remote.c alias_url() does: the longest
+ * insteadOf that is a prefix of it wins, among equals the base git
+ * saw first.  NULL when none applies.
+ */
+static const struct rewrite *rewrite_of(const char *url)
+{
+	const struct rewrite *best = NULL;
+	size_t i;
+
+	for (i = 0; i < nr_rewrites; i++) {
+		const struct rewrite *r = &rewrites[i];
+		size_t len = strlen(r->prefix);
+
+		if (strncmp(url, r->prefix, len))
+			continue;
+		if (!best || strlen(best->prefix) < len ||
+		    (strlen(best->prefix) == len && r->rank < best->rank))
+			best = r;
+	}
+	return best;
+}
+
+/* s as a value (or subsection) in double quotes, for a config file. */
+static void config_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+/* The repository's own insteadOf into the scratch repository's config. */
+static void scratch_rewrites(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+	size_t i;
+
+	read_rewrites();
+	strbuf_addf(&path, "%s/config", scratch.buf);
+	f = fopen(path.buf, "a");
+	if (!f)
+		die_errno("cannot open '%s'", path.buf);
+	for (i = 0; i < nr_rewrites; i++) {
+		if (!rewrites[i].own || strchr(rewrites[i].base, '\n'))
+			continue;
+		fputs("[url ", f);
+		config_quoted(f, rewrites[i].base);
+		fputs("]\n\tinsteadOf = ", f);
+		config_quoted(f, rewrites[i].prefix);
+		fputc('\n', f);
+	}
+	if (fclose(f))
+		die_errno("cannot write '%s'", path.buf);
+	strbuf_release(&path);
+}
+
 static void scratch_env(struct strvec *env, const char *objdir)
 {
 	struct strbuf alt = STRBUF_INIT;
@@ -81,6 +212,7 @@ static void scratch_create(const struct pull *p)
 	scratch_env(&cp.env, p->objdir.buf);
 	cp.err = &err;
 	run_git_or_die(&cp);
+	scratch_rewrites();
 
 	strbuf_addf(&objects, "%s/objects", scratch.buf);
 	alternates_list(&alt, objects.buf);
@@ -397,6 +529,7 @@ static enum verdict verify_one(const struct options *opts,
 	struct totals ct;
 	struct pull p;
 	struct merge m;
+	const struct rewrite *rw;
 	const char *why, *how = NULL;
 	enum verdict v;
 	int porcelain = opts->porcelain, quote_high;
@@ -414,6 +547,21 @@ static enum verdict verify_one(const struct options *opts,
 		strbuf_addf(&fail->why, "refusing to fetch '%s': %s", ref.buf,
 			    why);
 		goto failed;
+	}
+	/* the URL the fetch uses, after the receiver's url.<base>.insteadOf */
+	read_rewrites();
+	if ((rw = rewrite_of(url.buf))) {
+		struct strbuf used = STRBUF_INIT;
+
+		strbuf_addf(&used, "%s%s", rw->base, url.buf + strlen(rw->prefix));
+		if (pullmsg_check_url(used.buf, used.len, opts->allow_local,
+				      NULL, &why))
+			strbuf_addf(&fail->why, "refusing to fetch from '%s' "
+				    "(url.%s.insteadOf of '%s'): %s", used.buf,
+				    rw->base, url.buf, why);
+		strbuf_release(&used);
+		if (fail->why.len)
+			goto failed;
 	}
 
 	quote_high = quote_path_config();

@@ -16,7 +16,8 @@
  *     FETCH_HEAD or config, and no gc or maintenance runs.  The URL and
  *     ref pass pullmsg_check_url() (https, http, git, ssh; file and
  *     paths with --allow-local) and pullmsg_check_ref() before anything
- *     runs, reach git after --end-of-options, with GIT_ALLOW_PROTOCOL
+ *     runs, the URL again as the receiver's url.<base>.insteadOf
+ *     rewrites it (which the fetch applies as git fetch would), reach git after --end-of-options, with GIT_ALLOW_PROTOCOL
  *     set, never through a shell.  A fetched tip that is not the "up
  *     to" commit: the branch moved since the request.
  *  2. the tip merged into <upstream> (merge_run()), and the request's

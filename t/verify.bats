@@ -447,6 +447,69 @@ teardown() {
 	expect_unchanged
 }
 
+@test "an insteadOf to a git daemon's git:// URL: fetched without --allow-local" {
+	command -v python3 >/dev/null || skip "no python3 for a free port"
+	history_simple
+	publish topic
+	start_daemon
+	request linus topic
+	receiver
+	git config url."$url".insteadOf https://git.example.org/pub.git
+	sed -i "s|^  $url topic\$|  https://git.example.org/pub.git topic|" \
+		"$BATS_TEST_TMPDIR/request"
+	url=https://git.example.org/pub.git
+	run_tool --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+# made_up: the request written for a made-up https URL, which only the
+# receiver's url.<base>.insteadOf can turn into one that fetches.
+made_up() {
+	history_simple
+	publish topic
+	request linus topic
+	sed -i 's|^  file://.* topic$|  https://git.example.org/pub.git topic|' \
+		"$BATS_TEST_TMPDIR/request"
+	receiver
+}
+
+@test "the receiver's url.<base>.insteadOf rewrites the request's URL for the fetch" {
+	made_up
+	git config url."file://$PUB".insteadOf https://git.example.org/pub.git
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	{
+		url=https://git.example.org/pub.git fetched_header
+		echo "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)"
+	} | test_cmp - <(head -n 4 "$BATS_TEST_TMPDIR/actual")
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "an insteadOf to a transport refused (global: ext::, the repository's: file:// without --allow-local) runs no fetch" {
+	made_up
+	fake_git "echo \"\$*\" >>'$BATS_TEST_TMPDIR/git.log'"
+	for where in --global --local; do
+		case $where in
+		--global) base="ext::sh -c touch% $BATS_TEST_TMPDIR/pwned% >&2" ;;
+		*) base=file://$PUB ;;
+		esac
+		git config "$where" url."$base".insteadOf https://git.example.org/
+		run_logged --verify="$BATS_TEST_TMPDIR/request"
+		expect_status 128
+		grep -q "^fatal: refusing to fetch from '${base:0:5}.*pub.git' (url\..*\.insteadOf of 'https://git.example.org/pub.git'): " \
+			"$BATS_TEST_TMPDIR/stderr"
+		! grep -w fetch "$BATS_TEST_TMPDIR/git.log"
+		[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
+		test_cmp /dev/null "$BATS_TEST_TMPDIR/actual"
+		expect_unchanged
+		git config "$where" --remove-section url."$base"
+	done
+}
+
 # attack <url> <ref>: the messy request with the repository line
 # replaced, verified in a receiver where every git run is logged.
 attack() {
