@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,55 +194,90 @@ static void scratch_env(struct strvec *env, const char *objdir)
 	strbuf_release(&alt);
 }
 
+/* Write the file path (under the scratch repository) with contents. */
+static void scratch_file(const char *path, const char *contents)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&sb, "%s/%s", scratch.buf, path);
+	f = fopen(sb.buf, "w");
+	if (!f || fputs(contents, f) == EOF || fclose(f))
+		die_errno("cannot write '%s'", sb.buf);
+	strbuf_release(&sb);
+}
+
 /*
  * Make the scratch repository, and have every git we run from now on
- * read its objects.
+ * read its objects.  It is made by hand, as git init --bare --template=
+ * makes it (HEAD, config, objects/, refs/): a git less to run.
  */
 static void scratch_create(const struct pull *p)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT, alt = STRBUF_INIT, objects = STRBUF_INIT;
+	static const char *const dirs[] = {
+		"", "/objects", "/objects/info", "/objects/pack", "/refs",
+		"/refs/heads", "/refs/tags"
+	};
+	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+	size_t i;
 
 	if (scratch.len)
 		return;
 	quarantine_create();
 	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
-	strvec_pushl(&cp.args, "init", "--bare", "-q", "--template=", NULL);
-	strvec_pushf(&cp.args, "--object-format=%s",
-		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
-	scratch_env(&cp.env, p->objdir.buf);
-	cp.err = &err;
-	run_git_or_die(&cp);
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s", scratch.buf, dirs[i]);
+		if (mkdir(path.buf, 0777))
+			die_errno("cannot create '%s'", path.buf);
+	}
+	scratch_file("HEAD", "ref: refs/heads/main\n");
+	scratch_file("config", p->upstream.oid.len == 64 ?
+		     "[core]\n\trepositoryformatversion = 1\n\tbare = true\n"
+		     "[extensions]\n\tobjectformat = sha256\n" :
+		     "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
 	scratch_rewrites();
 
-	strbuf_addf(&objects, "%s/objects", scratch.buf);
-	alternates_list(&alt, objects.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/objects", scratch.buf);
+	alternates_list(&alt, path.buf);
 	if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
 		die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	strbuf_release(&err);
 	strbuf_release(&alt);
-	strbuf_release(&objects);
+	strbuf_release(&path);
 }
 
 /*
  * <spec>^{commit} in the repository, or (objdir: the repository's
- * objects) in the scratch one: 0 and its id.
+ * objects) in the scratch one: 0, its id and its subject, from one git.
  */
-static int commit_id(const char *spec, struct strbuf *oid, const char *objdir)
+static int commit_id(const char *spec, struct strbuf *oid,
+		     struct strbuf *subject, const char *objdir)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *nl;
 	int rc;
 
-	strvec_pushl(&cp.args, "rev-parse", "--verify", "-q", "--end-of-options",
-		     NULL);
+	strvec_pushl(&cp.args, "log", "-1", "--no-walk", "--no-show-signature",
+		     "--format=%H%n%s", "--end-of-options", NULL);
 	strvec_pushf(&cp.args, "%s^{commit}", spec);
 	if (objdir)
 		scratch_env(&cp.env, objdir);
 	strbuf_reset(oid);
-	cp.out = oid;
+	strbuf_reset(subject);
+	cp.out = &out;
 	cp.no_stderr = 1;
 	rc = run_git(&cp);
-	strbuf_trim_newlines(oid);
+	nl = strchr(out.buf, '\n');
+	if (!rc && nl) {
+		strbuf_add(oid, out.buf, (size_t)(nl - out.buf));
+		strbuf_addstr(subject, nl + 1);
+		strbuf_trim_newlines(subject);
+	} else {
+		rc = -1;
+	}
+	strbuf_release(&out);
 	return rc;
 }
 
@@ -252,7 +288,7 @@ static int commit_id(const char *spec, struct strbuf *oid, const char *objdir)
  */
 static int fetch_tip(const struct pull *p, const char *url, const char *ref,
 		     size_t n, int allow_local, struct strbuf *oid,
-		     struct failure *fail)
+		     struct strbuf *subject, struct failure *fail)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf dst = STRBUF_INIT;
@@ -276,7 +312,7 @@ static int fetch_tip(const struct pull *p, const char *url, const char *ref,
 	if (rc)
 		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'",
 			    *ref ? ref : "HEAD", url);
-	else if (commit_id(dst.buf, oid, p->objdir.buf))
+	else if (commit_id(dst.buf, oid, subject, p->objdir.buf))
 		strbuf_addf(&fail->why, "'%s' at '%s' is no commit",
 			    *ref ? ref : "HEAD", url);
 	strbuf_release(&dst);
@@ -566,21 +602,24 @@ static enum verdict verify_one(const struct options *opts,
 
 	quote_high = quote_path_config();
 	resolve(&p, opts->upstream, opts->upstream);
-	if (!commit_id(want.buf, &tip, NULL)) {
+	if (!commit_id(want.buf, &tip, &subject, NULL)) {
 		how = "local";
 	} else if (opts->no_fetch) {
 		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
 			    "and --no-fetch forbids fetching '%s' from '%s'",
 			    want.buf, ref.len ? ref.buf : "HEAD", url.buf);
 	} else if (!fetch_tip(&p, url.buf, ref.buf, msg->number,
-			      opts->allow_local, &tip, fail)) {
+			      opts->allow_local, &tip, &subject, fail)) {
 		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
 	}
-	pull_release(&p);
-	if (fail->why.len)
+	if (fail->why.len) {
+		pull_release(&p);
 		goto failed;
-	resolve(&p, opts->upstream, tip.buf);
-	subject_of(tip.buf, &subject);
+	}
+	/* <upstream> as resolved, and the tip: no second rev-parse */
+	p.head.name = tip.buf;
+	strbuf_reset(&p.head.oid);
+	strbuf_addstr(&p.head.oid, tip.buf);
 	merge_run(&m, &p, 0);
 
 	if (porcelain) {
@@ -718,6 +757,7 @@ out:
 	return v;
 
 failed:
+	strbuf_release(&subject);
 	strbuf_release(&url);
 	strbuf_release(&ref);
 	strbuf_release(&tip);
