@@ -568,7 +568,7 @@ static enum verdict verify_one(const struct options *opts,
 	const struct rewrite *rw;
 	const char *why, *how = NULL;
 	enum verdict v;
-	int porcelain = opts->porcelain, quote_high;
+	int porcelain = opts->porcelain;
 
 	add_str(&url, &req->url);
 	add_str(&ref, &req->ref);
@@ -600,7 +600,6 @@ static enum verdict verify_one(const struct options *opts,
 			goto failed;
 	}
 
-	quote_high = quote_path_config();
 	resolve(&p, opts->upstream, opts->upstream);
 	if (!commit_id(want.buf, &tip, &subject, NULL)) {
 		how = "local";
@@ -734,7 +733,9 @@ static enum verdict verify_one(const struct options *opts,
 				      "what pulling it changes");
 		strbuf_addch(sb, '\n');
 	}
-	add_differences(sb, req, &clean, &mt, porcelain, quote_high);
+	/* core.quotePath: asked only here, where paths are shown */
+	add_differences(sb, req, &clean, &mt, porcelain,
+			!porcelain && quote_path_config());
 
 out:
 	if (porcelain)
