@@ -611,7 +611,7 @@ static enum verdict verify_one(const struct options *opts,
 			      opts->allow_local, &tip, &subject, fail)) {
 		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
 	}
-	if (fail->why.len) {
+	if (!how) {
 		pull_release(&p);
 		goto failed;
 	}
