@@ -2,8 +2,11 @@
 #   make bench                  time the default pairs (makes the repo first)
 #   make bench BENCH_ARGS='--repo ~/linux v6.1 my-topic'
 #   make bench-repo BENCH_REPO_ARGS='--files 20000 --force'
+#   make bench-verify           --verify against a receiver by hand
+#   make bench-verify BENCH_VERIFY_ARGS='--runs 40 --transport git'
 BENCH_ARGS =
 BENCH_REPO_ARGS =
+BENCH_VERIFY_ARGS =
 
 bench: $(PROGRAM)
 	bench/run $(BENCH_ARGS)
@@ -11,4 +14,9 @@ bench: $(PROGRAM)
 bench-repo:
 	bench/make-repo $(BENCH_REPO_ARGS)
 
-.PHONY: bench bench-repo
+bench-verify: $(PROGRAM)
+	@[ -n "$$BENCH_REPO" ] || [ -e "$${TMPDIR:-/tmp}/git-clean-diffstat-bench/repo.git" ] || \
+		bench/make-repo
+	perl bench/verify.perl $(BENCH_VERIFY_ARGS)
+
+.PHONY: bench bench-repo bench-verify

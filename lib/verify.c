@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,19 @@
 #include "run.h"
 #include "verify.h"
 
-enum verdict { MATCHES, MESSY, DIFFERS, CONFLICTS, NR_VERDICTS };
+/* FAILED: the request could not be verified (refused, not fetched) */
+enum verdict { MATCHES, MESSY, DIFFERS, CONFLICTS, FAILED, NR_VERDICTS };
 
 static const char *const verdict_name[] = {
-	"matches", "messy", "differs", "conflicts"
+	"matches", "messy", "differs", "conflicts", "error"
+};
+
+/*
+ * Why a request could not be verified: one line (what a single message
+ * dies with, what an mbox's report of it says), and what git said.
+ */
+struct failure {
+	struct strbuf why, detail;
 };
 
 static void read_input(const char *file, struct strbuf *sb)
@@ -41,6 +51,137 @@ static void read_input(const char *file, struct strbuf *sb)
 /* The scratch repository the tips are fetched into, in the quarantine. */
 static struct strbuf scratch = STRBUF_INIT;
 
+/*
+ * The receiver's url.<base>.insteadOf, every scope, in the order git
+ * reads them: what `git fetch <url>` in the repository rewrites the URL
+ * with.  The scratch repository is another repository, which sees the
+ * system, global and command-line ones but not the repository's own:
+ * those ("local" and "worktree") are copied into its configuration, so
+ * that its fetch rewrites as the repository's would.
+ */
+struct rewrite {
+	const char *base, *prefix;
+	size_t rank;			/* of the first entry with this base */
+	int own;			/* the repository's own (local, worktree) */
+};
+
+static struct rewrite *rewrites;
+static size_t nr_rewrites, alloc_rewrites;
+static struct strbuf rewrites_buf = STRBUF_INIT;
+
+static void read_rewrites(void)
+{
+	static int done;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	char *p, *end;
+
+	if (done++)
+		return;
+	strvec_pushl(&cp.args, "config", "-z", "--show-scope", "--get-regexp",
+		     "^url\\..*\\.insteadof$", NULL);
+	cp.out = &rewrites_buf;
+	cp.no_stderr = 1;
+	if (run_git(&cp)) {		/* 1: there is none */
+		strbuf_reset(&rewrites_buf);
+		return;
+	}
+	/* <scope> NUL url.<base>.insteadof LF <prefix> NUL ... */
+	for (p = rewrites_buf.buf, end = p + rewrites_buf.len; p < end;) {
+		char *scope = p, *key, *value, *nl;
+		size_t i, klen;
+
+		key = memchr(p, '\0', (size_t)(end - p));
+		if (!key)
+			break;
+		key++;
+		value = memchr(key, '\0', (size_t)(end - key));
+		if (!value)
+			break;
+		p = value + 1;
+		nl = memchr(key, '\n', (size_t)(value - key));
+		if (!nl)		/* no value: git fetch would die */
+			continue;
+		*nl = '\0';
+		klen = strlen(key);
+		if (klen < 14 || strncmp(key, "url.", 4))
+			continue;
+		key[klen - 10] = '\0';	/* ".insteadof" */
+		ALLOC_GROW(rewrites, nr_rewrites + 1, alloc_rewrites);
+		rewrites[nr_rewrites].base = key + 4;
+		rewrites[nr_rewrites].prefix = nl + 1;
+		rewrites[nr_rewrites].own = !strcmp(scope, "local") ||
+					    !strcmp(scope, "worktree");
+		for (i = 0; i < nr_rewrites; i++)
+			if (!strcmp(rewrites[i].base, key + 4))
+				break;
+		rewrites[nr_rewrites].rank = i < nr_rewrites ? rewrites[i].rank : i;
+		nr_rewrites++;
+	}
+}
+
+/*
+ * url rewritten as git's remote.c alias_url() does: the longest
+ * insteadOf that is a prefix of it wins, among equals the base git
+ * saw first.  NULL when none applies.
+ */
+static const struct rewrite *rewrite_of(const char *url)
+{
+	const struct rewrite *best = NULL;
+	size_t i;
+
+	for (i = 0; i < nr_rewrites; i++) {
+		const struct rewrite *r = &rewrites[i];
+		size_t len = strlen(r->prefix);
+
+		if (strncmp(url, r->prefix, len))
+			continue;
+		if (!best || strlen(best->prefix) < len ||
+		    (strlen(best->prefix) == len && r->rank < best->rank))
+			best = r;
+	}
+	return best;
+}
+
+/* s as a value (or subsection) in double quotes, for a config file. */
+static void config_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++)
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	fputc('"', f);
+}
+
+/* The repository's own insteadOf into the scratch repository's config. */
+static void scratch_rewrites(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+	size_t i;
+
+	read_rewrites();
+	strbuf_addf(&path, "%s/config", scratch.buf);
+	f = fopen(path.buf, "a");
+	if (!f)
+		die_errno("cannot open '%s'", path.buf);
+	for (i = 0; i < nr_rewrites; i++) {
+		if (!rewrites[i].own || strchr(rewrites[i].base, '\n'))
+			continue;
+		fputs("[url ", f);
+		config_quoted(f, rewrites[i].base);
+		fputs("]\n\tinsteadOf = ", f);
+		config_quoted(f, rewrites[i].prefix);
+		fputc('\n', f);
+	}
+	if (fclose(f))
+		die_errno("cannot write '%s'", path.buf);
+	strbuf_release(&path);
+}
+
 static void scratch_env(struct strvec *env, const char *objdir)
 {
 	struct strbuf alt = STRBUF_INIT;
@@ -53,66 +194,104 @@ static void scratch_env(struct strvec *env, const char *objdir)
 	strbuf_release(&alt);
 }
 
+/* Write the file path (under the scratch repository) with contents. */
+static void scratch_file(const char *path, const char *contents)
+{
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&sb, "%s/%s", scratch.buf, path);
+	f = fopen(sb.buf, "w");
+	if (!f || fputs(contents, f) == EOF || fclose(f))
+		die_errno("cannot write '%s'", sb.buf);
+	strbuf_release(&sb);
+}
+
 /*
  * Make the scratch repository, and have every git we run from now on
- * read its objects.
+ * read its objects.  It is made by hand, as git init --bare --template=
+ * makes it (HEAD, config, objects/, refs/): a git less to run.
  */
 static void scratch_create(const struct pull *p)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT, alt = STRBUF_INIT, objects = STRBUF_INIT;
+	static const char *const dirs[] = {
+		"", "/objects", "/objects/info", "/objects/pack", "/refs",
+		"/refs/heads", "/refs/tags"
+	};
+	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+	size_t i;
 
 	if (scratch.len)
 		return;
 	quarantine_create();
 	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
-	strvec_pushl(&cp.args, "init", "--bare", "-q", "--template=", NULL);
-	strvec_pushf(&cp.args, "--object-format=%s",
-		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
-	scratch_env(&cp.env, p->objdir.buf);
-	cp.err = &err;
-	run_git_or_die(&cp);
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s", scratch.buf, dirs[i]);
+		if (mkdir(path.buf, 0777))
+			die_errno("cannot create '%s'", path.buf);
+	}
+	scratch_file("HEAD", "ref: refs/heads/main\n");
+	scratch_file("config", p->upstream.oid.len == 64 ?
+		     "[core]\n\trepositoryformatversion = 1\n\tbare = true\n"
+		     "[extensions]\n\tobjectformat = sha256\n" :
+		     "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
+	scratch_rewrites();
 
-	strbuf_addf(&objects, "%s/objects", scratch.buf);
-	alternates_list(&alt, objects.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/objects", scratch.buf);
+	alternates_list(&alt, path.buf);
 	if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
 		die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
-	strbuf_release(&err);
 	strbuf_release(&alt);
-	strbuf_release(&objects);
+	strbuf_release(&path);
 }
 
 /*
  * <spec>^{commit} in the repository, or (objdir: the repository's
- * objects) in the scratch one: 0 and its id.
+ * objects) in the scratch one: 0, its id and its subject, from one git.
  */
-static int commit_id(const char *spec, struct strbuf *oid, const char *objdir)
+static int commit_id(const char *spec, struct strbuf *oid,
+		     struct strbuf *subject, const char *objdir)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *nl;
 	int rc;
 
-	strvec_pushl(&cp.args, "rev-parse", "--verify", "-q", "--end-of-options",
-		     NULL);
+	strvec_pushl(&cp.args, "log", "-1", "--no-walk", "--no-show-signature",
+		     "--format=%H%n%s", "--end-of-options", NULL);
 	strvec_pushf(&cp.args, "%s^{commit}", spec);
 	if (objdir)
 		scratch_env(&cp.env, objdir);
 	strbuf_reset(oid);
-	cp.out = oid;
+	strbuf_reset(subject);
+	cp.out = &out;
 	cp.no_stderr = 1;
 	rc = run_git(&cp);
-	strbuf_trim_newlines(oid);
+	nl = strchr(out.buf, '\n');
+	if (!rc && nl) {
+		strbuf_add(oid, out.buf, (size_t)(nl - out.buf));
+		strbuf_addstr(subject, nl + 1);
+		strbuf_trim_newlines(subject);
+	} else {
+		rc = -1;
+	}
+	strbuf_release(&out);
 	return rc;
 }
 
 /*
  * git fetch <url> <ref> into the scratch repository, as the ref
  * refs/clean-diffstat/<n>; the commit it names (a tag peeled) into oid.
+ * On failure, -1 and why.
  */
-static void fetch_tip(const struct pull *p, const char *url, const char *ref,
-		      size_t n, int allow_local, struct strbuf *oid)
+static int fetch_tip(const struct pull *p, const char *url, const char *ref,
+		     size_t n, int allow_local, struct strbuf *oid,
+		     struct strbuf *subject, struct failure *fail)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf err = STRBUF_INIT, dst = STRBUF_INIT;
+	struct strbuf dst = STRBUF_INIT;
 	int rc;
 
 	scratch_create(p);
@@ -127,22 +306,17 @@ static void fetch_tip(const struct pull *p, const char *url, const char *ref,
 	strvec_pushf(&cp.env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
 		     allow_local ? ":file" : "");
 	strvec_push(&cp.env, "GIT_TERMINAL_PROMPT=0");
-	cp.err = &err;
+	cp.err = &fail->detail;
 	rc = run_git(&cp);
-	if (rc) {
-		int code;
-
-		strbuf_trim_newlines(&err);
-		code = die_message("cannot fetch '%s' from '%s'",
-				   *ref ? ref : "HEAD", url);
-		if (err.len)
-			fprintf(stderr, "%s\n", err.buf);
-		exit(code);
-	}
-	if (commit_id(dst.buf, oid, p->objdir.buf))
-		die("'%s' at '%s' is no commit", *ref ? ref : "HEAD", url);
-	strbuf_release(&err);
+	strbuf_trim_newlines(&fail->detail);
+	if (rc)
+		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'",
+			    *ref ? ref : "HEAD", url);
+	else if (commit_id(dst.buf, oid, subject, p->objdir.buf))
+		strbuf_addf(&fail->why, "'%s' at '%s' is no commit",
+			    *ref ? ref : "HEAD", url);
 	strbuf_release(&dst);
+	return fail->why.len ? -1 : 0;
 }
 
 /* The counts of a numstat, as a request's totals line has them. */
@@ -370,9 +544,13 @@ static void subject_of(const char *oid, struct strbuf *out)
 	strbuf_trim_newlines(out);
 }
 
-/* Verify one request; its report goes into sb. */
+/*
+ * Verify one request; its report goes into sb.  FAILED, with fail
+ * filled in and nothing in sb, when it cannot be.
+ */
 static enum verdict verify_one(const struct options *opts,
-			       const struct pullmsg *msg, struct strbuf *sb)
+			       const struct pullmsg *msg, struct strbuf *sb,
+			       struct failure *fail)
 {
 	static const char *const numstat[] = { "--numstat", "-z", NULL };
 	const struct pullmsg_request *req = &msg->req;
@@ -387,35 +565,60 @@ static enum verdict verify_one(const struct options *opts,
 	struct totals ct;
 	struct pull p;
 	struct merge m;
-	const char *why, *how;
+	const struct rewrite *rw;
+	const char *why, *how = NULL;
 	enum verdict v;
-	int porcelain = opts->porcelain, quote_high;
+	int porcelain = opts->porcelain;
 
 	add_str(&url, &req->url);
 	add_str(&ref, &req->ref);
 	add_str(&want, &req->tip);
 	/* untrusted: checked before anything runs */
-	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why))
-		die("refusing to fetch from '%s': %s", url.buf, why);
-	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why))
-		die("refusing to fetch '%s': %s", ref.buf, why);
+	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why)) {
+		strbuf_addf(&fail->why, "refusing to fetch from '%s': %s",
+			    url.buf, why);
+		goto failed;
+	}
+	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why)) {
+		strbuf_addf(&fail->why, "refusing to fetch '%s': %s", ref.buf,
+			    why);
+		goto failed;
+	}
+	/* the URL the fetch uses, after the receiver's url.<base>.insteadOf */
+	read_rewrites();
+	if ((rw = rewrite_of(url.buf))) {
+		struct strbuf used = STRBUF_INIT;
 
-	quote_high = quote_path_config();
+		strbuf_addf(&used, "%s%s", rw->base, url.buf + strlen(rw->prefix));
+		if (pullmsg_check_url(used.buf, used.len, opts->allow_local,
+				      NULL, &why))
+			strbuf_addf(&fail->why, "refusing to fetch from '%s' "
+				    "(url.%s.insteadOf of '%s'): %s", used.buf,
+				    rw->base, url.buf, why);
+		strbuf_release(&used);
+		if (fail->why.len)
+			goto failed;
+	}
+
 	resolve(&p, opts->upstream, opts->upstream);
-	if (!commit_id(want.buf, &tip, NULL)) {
+	if (!commit_id(want.buf, &tip, &subject, NULL)) {
 		how = "local";
 	} else if (opts->no_fetch) {
-		die("the tip %s is not in this repository, and --no-fetch "
-		    "forbids fetching '%s' from '%s'", want.buf,
-		    ref.len ? ref.buf : "HEAD", url.buf);
-	} else {
-		fetch_tip(&p, url.buf, ref.buf, msg->number, opts->allow_local,
-			  &tip);
+		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
+			    "and --no-fetch forbids fetching '%s' from '%s'",
+			    want.buf, ref.len ? ref.buf : "HEAD", url.buf);
+	} else if (!fetch_tip(&p, url.buf, ref.buf, msg->number,
+			      opts->allow_local, &tip, &subject, fail)) {
 		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
 	}
-	pull_release(&p);
-	resolve(&p, opts->upstream, tip.buf);
-	subject_of(tip.buf, &subject);
+	if (!how) {
+		pull_release(&p);
+		goto failed;
+	}
+	/* <upstream> as resolved, and the tip: no second rev-parse */
+	p.head.name = tip.buf;
+	strbuf_reset(&p.head.oid);
+	strbuf_addstr(&p.head.oid, tip.buf);
 	merge_run(&m, &p, 0);
 
 	if (porcelain) {
@@ -530,7 +733,9 @@ static enum verdict verify_one(const struct options *opts,
 				      "what pulling it changes");
 		strbuf_addch(sb, '\n');
 	}
-	add_differences(sb, req, &clean, &mt, porcelain, quote_high);
+	/* core.quotePath: asked only here, where paths are shown */
+	add_differences(sb, req, &clean, &mt, porcelain,
+			!porcelain && quote_path_config());
 
 out:
 	if (porcelain)
@@ -551,13 +756,42 @@ out:
 	strbuf_release(&subject);
 	strbuf_release(&base_oid);
 	return v;
+
+failed:
+	strbuf_release(&subject);
+	strbuf_release(&url);
+	strbuf_release(&ref);
+	strbuf_release(&tip);
+	strbuf_release(&want);
+	return FAILED;
+}
+
+/*
+ * The report of a request that could not be verified: one line, or the
+ * records message, url, ref, error and verdict.
+ */
+static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
+			const struct failure *fail, int porcelain)
+{
+	if (!porcelain) {
+		strbuf_addf(sb, "error: %s\n", fail->why.buf);
+		return;
+	}
+	strbuf_addf(sb, "message %zu\nurl ", msg->number);
+	quote_c_style(sb, msg->req.url.s, msg->req.url.len, 1);
+	strbuf_addstr(sb, "\nref ");
+	quote_c_style(sb, msg->req.ref.s, msg->req.ref.len, 1);
+	strbuf_addstr(sb, "\nerror ");
+	quote_c_style(sb, fail->why.buf, fail->why.len, 1);
+	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
 int verify(const struct options *opts)
 {
 	struct strbuf in = STRBUF_INIT, sb = STRBUF_INIT;
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
-	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0;
+	struct failure fail = { STRBUF_INIT, STRBUF_INIT };
+	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
 	const char *err;
 	int status = 0;
 
@@ -579,27 +813,46 @@ int verify(const struct options *opts)
 		if (msg->error)
 			continue;
 		if (list.mbox && !opts->porcelain) {
-			if (count[0] + count[1] + count[2] + count[3])
+			if (done++)
 				strbuf_addch(&sb, '\n');
 			strbuf_addf(&sb, "message %zu: ", msg->number);
 			strbuf_add(&sb, msg->subject.s, msg->subject.len);
 			strbuf_addch(&sb, '\n');
 		}
-		v = verify_one(opts, msg, &sb);
+		v = verify_one(opts, msg, &sb, &fail);
+		if (v == FAILED) {
+			/* one message: as fatal as any other error */
+			if (!list.mbox) {
+				int code = die_message("%s", fail.why.buf);
+
+				if (fail.detail.len)
+					fprintf(stderr, "%s\n", fail.detail.buf);
+				exit(code);
+			}
+			/* in an mbox: its report says so, the others go on */
+			if (fail.detail.len)
+				fprintf(stderr, "%s\n", fail.detail.buf);
+			add_failure(&sb, msg, &fail, opts->porcelain);
+		}
+		strbuf_reset(&fail.why);
+		strbuf_reset(&fail.detail);
 		count[v]++;
 		status |= v != MATCHES;
 		fputs(sb.buf, stdout);
 		strbuf_reset(&sb);
 	}
 	if (opts->porcelain)
-		printf("summary %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
-		       count[MESSY], count[DIFFERS], count[CONFLICTS]);
+		printf("summary %zu %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
+		       count[MESSY], count[DIFFERS], count[CONFLICTS],
+		       count[FAILED]);
 	else if (list.mbox)
 		printf("\n%zu pull request%s: matches %zu, messy %zu, "
-		       "differs %zu, conflicts %zu\n", nr, nr == 1 ? "" : "s",
-		       count[MATCHES], count[MESSY], count[DIFFERS],
-		       count[CONFLICTS]);
+		       "differs %zu, conflicts %zu, errors %zu\n", nr,
+		       nr == 1 ? "" : "s", count[MATCHES], count[MESSY],
+		       count[DIFFERS], count[CONFLICTS], count[FAILED]);
 	strbuf_release(&sb);
+	strbuf_release(&fail.why);
+	strbuf_release(&fail.detail);
 	pullmsg_release(&list);
 	return status;
 }

@@ -122,9 +122,39 @@ fetched_header() {
 	only-request 25 fs/btrfs/ctree.c
 	only-request 2 fs/ext4/inode.c
 	verdict messy
-	summary 1 0 1 0 0
+	summary 1 0 1 0 0 0
 	EOF
 	expect_unchanged
+}
+
+@test "SHA-256 repositories on both sides: fetched, the same verdict, 64-digit ids" {
+	GIT_DEFAULT_HASH=sha256 history_partly_pulled
+	[ "$(git rev-parse --show-object-format)" = sha256 ]
+	git init -q --bare --object-format=sha256 "$PUB"
+	publish topic
+	request linus topic
+	base=$(git merge-base linus topic)
+	[ ${#base} -eq 64 ]
+	receiver
+	[ "$(git rev-parse --show-object-format)" = sha256 ]
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
+	expect_status 1
+	expect_stdout <<-EOF
+	message 1
+	url $url
+	ref topic
+	tip $tip $tip fetched
+	request 8 47 7
+	clean 5 20 5
+	base $base
+	only-request 2 Makefile
+	only-request 25 fs/btrfs/ctree.c
+	only-request 2 fs/ext4/inode.c
+	verdict messy
+	summary 1 0 1 0 0 0
+	EOF
+	expect_unchanged
+	run ! git cat-file -e "$tip"
 }
 
 @test "--porcelain before --verify is --verify's, not --explain's" {
@@ -306,7 +336,104 @@ fetched_header() {
 	verdict: messy
 	message 3: [GIT PULL] clean
 	verdict: matches
-	2 pull requests: matches 1, messy 1, differs 0, conflicts 0
+	2 pull requests: matches 1, messy 1, differs 0, conflicts 0, errors 0
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	expect_unchanged
+}
+
+# bad_mbox: an mbox of the messy request and of three that cannot be
+# verified (a refused URL, a refused ref, a repository that is not
+# there), in a receiver.
+bad_mbox() {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	L="file://$BATS_TEST_TMPDIR/gone.git topic" \
+		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] gone' >"$r.1"
+	L="ext::$BATS_TEST_TMPDIR/pwned topic" \
+		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] ext' >"$r.2"
+	L="$url topic..x" perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] bad ref' >"$r.3"
+	mail_message 7bit 'Subject: [GIT PULL] messy' <"$r" >"$r.4"
+	mail_mbox "$r".[1-4] >"$r.mbox"
+	receiver
+}
+
+@test "an mbox with requests that cannot be verified: an error line each, the others verified, exit 1" {
+	bad_mbox
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] gone
+	error: cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git'
+	message 2: [GIT PULL] ext
+	error: refusing to fetch from 'ext::$BATS_TEST_TMPDIR/pwned': remote-helper URL (<transport>::<address>) refused
+	message 3: [GIT PULL] bad ref
+	error: refusing to fetch 'topic..x': '..' in ref
+	message 4: [GIT PULL] messy
+	verdict: messy
+	4 pull requests: matches 0, messy 1, differs 0, conflicts 0, errors 3
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	grep -q "gone.git" "$BATS_TEST_TMPDIR/stderr"
+	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
+	expect_unchanged
+}
+
+@test "--porcelain: a request that cannot be verified is an error record, counted in the summary" {
+	bad_mbox
+	run_tool --verify="$r.mbox" --allow-local --porcelain
+	expect_status 1
+	sed '/^message 4$/,/^verdict /d' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/errors"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1
+	url file://$BATS_TEST_TMPDIR/gone.git
+	ref topic
+	error cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git'
+	verdict error
+	message 2
+	url ext::$BATS_TEST_TMPDIR/pwned
+	ref topic
+	error refusing to fetch from 'ext::$BATS_TEST_TMPDIR/pwned': remote-helper URL (<transport>::<address>) refused
+	verdict error
+	message 3
+	url $url
+	ref topic..x
+	error refusing to fetch 'topic..x': '..' in ref
+	verdict error
+	summary 4 0 1 0 0 3
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/errors"
+	grep -qx "verdict messy" "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "--no-fetch in an mbox: a missing tip is that request's error, a tip here is verified" {
+	history_simple
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	mail_message 7bit 'Subject: [GIT PULL] here' <"$r" >"$r.1"
+	missing=0123456789012345678901234567890123456789
+	M=$missing perl -pe 's/^(for you to fetch changes up to )[0-9a-f]+/$1$ENV{M}/' "$r" |
+		mail_message 7bit 'Subject: [GIT PULL] missing' >"$r.2"
+	mail_mbox "$r".[1-2] >"$r.mbox"
+	run_tool --verify="$r.mbox" --allow-local --no-fetch linus
+	expect_status 1
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] here
+	verdict: matches
+	message 2: [GIT PULL] missing
+	error: the tip $missing is not in this repository, and --no-fetch forbids fetching 'topic' from '$url'
+	2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1
 	EOF
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
 	expect_unchanged
@@ -348,6 +475,69 @@ teardown() {
 	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
 	expect_no_stderr
 	expect_unchanged
+}
+
+@test "an insteadOf to a git daemon's git:// URL: fetched without --allow-local" {
+	command -v python3 >/dev/null || skip "no python3 for a free port"
+	history_simple
+	publish topic
+	start_daemon
+	request linus topic
+	receiver
+	git config url."$url".insteadOf https://git.example.org/pub.git
+	sed -i "s|^  $url topic\$|  https://git.example.org/pub.git topic|" \
+		"$BATS_TEST_TMPDIR/request"
+	url=https://git.example.org/pub.git
+	run_tool --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+# made_up: the request written for a made-up https URL, which only the
+# receiver's url.<base>.insteadOf can turn into one that fetches.
+made_up() {
+	history_simple
+	publish topic
+	request linus topic
+	sed -i 's|^  file://.* topic$|  https://git.example.org/pub.git topic|' \
+		"$BATS_TEST_TMPDIR/request"
+	receiver
+}
+
+@test "the receiver's url.<base>.insteadOf rewrites the request's URL for the fetch" {
+	made_up
+	git config url."file://$PUB".insteadOf https://git.example.org/pub.git
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	{
+		url=https://git.example.org/pub.git fetched_header
+		echo "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)"
+	} | test_cmp - <(head -n 4 "$BATS_TEST_TMPDIR/actual")
+	expect_stderr </dev/null
+	expect_unchanged
+}
+
+@test "an insteadOf to a transport refused (global: ext::, the repository's: file:// without --allow-local) runs no fetch" {
+	made_up
+	fake_git "echo \"\$*\" >>'$BATS_TEST_TMPDIR/git.log'"
+	for where in --global --local; do
+		case $where in
+		--global) base="ext::sh -c touch% $BATS_TEST_TMPDIR/pwned% >&2" ;;
+		*) base=file://$PUB ;;
+		esac
+		git config "$where" url."$base".insteadOf https://git.example.org/
+		run_logged --verify="$BATS_TEST_TMPDIR/request"
+		expect_status 128
+		grep -q "^fatal: refusing to fetch from '${base:0:5}.*pub.git' (url\..*\.insteadOf of 'https://git.example.org/pub.git'): " \
+			"$BATS_TEST_TMPDIR/stderr"
+		! grep -w fetch "$BATS_TEST_TMPDIR/git.log"
+		[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
+		test_cmp /dev/null "$BATS_TEST_TMPDIR/actual"
+		expect_unchanged
+		git config "$where" --remove-section url."$base"
+	done
 }
 
 # attack <url> <ref>: the messy request with the repository line

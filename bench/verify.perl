@@ -1,0 +1,226 @@
+#!/usr/bin/perl
+# git clean-diffstat --verify against what a receiver does by hand today,
+# timed run by run in turn, over file:// and over git:// (a git daemon on
+# 127.0.0.1 that this script starts and stops).
+#
+# usage: perl bench/verify.perl [--repo DIR] [--tool PATH] [--runs N]
+#                               [--transport file|git|both] [<upstream> <head>]...
+#
+# The sender is the repository DIR (default: bench/make-repo's); for each
+# pair, git request-pull <upstream> <url> <head> writes the request.  The
+# receiver is a bare clone of <upstream> alone (git clone --no-local
+# --single-branch), so that it has not the head's objects: both sides
+# fetch them, each run.
+#
+#   by hand (the floor): in a fresh scratch repository that borrows the
+#       receiver's objects (git init --bare and objects/info/alternates,
+#       made and removed untimed), git fetch <url> <ref>, git merge-tree
+#       --write-tree <upstream> FETCH_HEAD, git diff --stat <upstream>
+#       <tree>: the least a receiver can do to see what pulling changes.
+#   --verify: git clean-diffstat --verify=<request> [--allow-local]
+#       <upstream> in the receiver, through git's dispatcher as a user
+#       runs it: parses the request, checks the URL, fetches into its
+#       quarantine, merges, compares, reports.
+#
+# Each run times both, one after the other, in alternating order, without
+# a shell; the medians, the minima and their ratios (--verify over the
+# floor; target <= 1.10) are printed per pair and transport.  Needs git
+# 2.38+ and perl; nothing of the repository given is written.
+
+use strict;
+use warnings;
+use Getopt::Long;
+use Time::HiRes qw(time sleep);
+use File::Path qw(remove_tree make_path);
+use File::Temp qw(tempdir);
+use File::Basename qw(dirname basename);
+use IO::Socket::INET;
+use Cwd qw(abs_path);
+
+my $usage = "usage: perl bench/verify.perl [--repo DIR] [--tool PATH] [--runs N]\n" .
+	"                               [--transport file|git|both] [<upstream> <head>]...\n";
+my $here = dirname(abs_path($0));
+my $tmp = $ENV{TMPDIR} || '/tmp';
+my $repo = $ENV{BENCH_REPO} || "$tmp/git-clean-diffstat-bench/repo.git";
+my $tool = $ENV{BENCH_TOOL} || "$here/../git-clean-diffstat";
+my $runs = 20;
+my $transport = 'both';
+GetOptions('repo=s' => \$repo, 'tool=s' => \$tool, 'runs=i' => \$runs,
+	'transport=s' => \$transport) or die $usage;
+die $usage if @ARGV % 2 || $transport !~ /^(file|git|both)$/ || $runs < 1;
+die "bench/verify.perl: no repository at $repo (run bench/make-repo)\n" if !-d $repo;
+die "bench/verify.perl: no tool at $tool (run make, or pass --tool)\n" if !-x $tool;
+$repo = abs_path($repo);
+$tool = abs_path($tool);
+
+my @pairs;
+push @pairs, [splice(@ARGV, 0, 2)] while @ARGV;
+if (!@pairs) {
+	# the request that matches, and the messy one
+	@pairs = (['master', 'topic/article'], ['master', 'topic/messy']);
+}
+my @transports = $transport eq 'both' ? ('file', 'git') : ($transport);
+
+# A world of our own: HOME, TMPDIR, no system config, the tool on PATH.
+my $work = tempdir('git-clean-diffstat-verify-bench.XXXXXX', DIR => $tmp, CLEANUP => 1);
+$ENV{HOME} = "$work/home";
+$ENV{TMPDIR} = "$work/tmp";
+make_path($ENV{HOME}, $ENV{TMPDIR});
+$ENV{GIT_CONFIG_NOSYSTEM} = 1;
+$ENV{LC_ALL} = 'C';
+delete @ENV{qw(GIT_DIR GIT_WORK_TREE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
+	GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_CONFIG_GLOBAL)};
+$ENV{PATH} = dirname($tool) . ":$ENV{PATH}";
+open(my $cfg, '>', "$ENV{HOME}/.gitconfig") or die "bench/verify.perl: $!\n";
+print $cfg "[user]\n\tname = Bench\n\temail = bench\@example.com\n[gc]\n\tauto = 0\n";
+close($cfg);
+
+sub capture {
+	my (@cmd) = @_;
+	open(my $fh, '-|', @cmd) or die "bench/verify.perl: @cmd: $!\n";
+	local $/;
+	my $s = <$fh>;
+	close($fh);
+	return $s // '';
+}
+
+# quiet(dir, cmd...): run cmd in dir, stdout to /dev/null; its exit status
+sub quiet {
+	my ($dir, @cmd) = @_;
+	my $pid = fork() // die "bench/verify.perl: fork: $!\n";
+	if (!$pid) {
+		chdir($dir) or exit(126);
+		open(STDOUT, '>', '/dev/null') or exit(126);
+		exec(@cmd) or exit(127);
+	}
+	waitpid($pid, 0);
+	return $? >> 8;
+}
+
+sub must {
+	my ($dir, @cmd) = @_;
+	quiet($dir, @cmd) == 0 or die "bench/verify.perl: @cmd failed\n";
+}
+
+# The git daemon, serving the directory of the repository.
+my ($daemon, $port);
+if (grep { $_ eq 'git' } @transports) {
+	my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 1)
+		or die "bench/verify.perl: no free port: $!\n";
+	$port = $s->sockport;
+	close($s);
+	must($work, 'git', 'daemon', '--listen=127.0.0.1', "--port=$port", '--export-all',
+		'--reuseaddr', '--base-path=' . dirname($repo), '--detach',
+		"--pid-file=$work/daemon.pid", dirname($repo));
+	open(my $p, '<', "$work/daemon.pid") or die "bench/verify.perl: no daemon pid\n";
+	chomp($daemon = <$p>);
+	close($p);
+	my $url = "git://127.0.0.1:$port/" . basename($repo);
+	for (my $i = 0; quiet($work, 'git', 'ls-remote', $url) != 0; $i++) {
+		die "bench/verify.perl: the git daemon does not answer\n" if $i > 50;
+		sleep(0.1);
+	}
+}
+END { kill('TERM', $daemon) if $daemon; }
+
+sub url_of {
+	my ($t) = @_;
+	return $t eq 'file' ? "file://$repo" : "git://127.0.0.1:$port/" . basename($repo);
+}
+
+# A receiver per upstream: a clone of it alone.
+my %receiver;
+sub receiver {
+	my ($up) = @_;
+	return $receiver{$up} if $receiver{$up};
+	(my $name = $up) =~ s{[^A-Za-z0-9]}{-}g;
+	my $dir = "$work/receiver-$name.git";
+	print STDERR "bench/verify.perl: cloning $up alone into a receiver\n";
+	must($work, 'git', 'clone', '-q', '--bare', '--no-local', '--single-branch', '-b', $up,
+		$repo, $dir);
+	return $receiver{$up} = $dir;
+}
+
+sub median { my @s = sort { $a <=> $b } @_; return $s[@s / 2] }
+
+chomp(my $gitversion = capture('git', 'version'));
+chomp(my $toolversion = capture($tool, '--version'));
+print "$gitversion; $toolversion; $runs runs of each, in turn\n";
+print "repository: $repo\n\n";
+printf "%-30s %-5s %-8s %10s %10s %10s %10s %7s %7s\n", 'pair', 'via', 'verdict',
+	'by hand', '(min)', '--verify', '(min)', 'ratio', '(min)';
+
+for my $pair (@pairs) {
+	my ($up, $head) = @$pair;
+	my $recv = receiver($up);
+	chomp(my $up_id = capture('git', '-C', $recv, 'rev-parse', '--verify', "$up^{commit}"));
+	chomp(my $head_id = capture('git', '-C', $repo, 'rev-parse', '--verify', "$head^{commit}"));
+	if (quiet($recv, 'git', 'cat-file', '-e', $head_id) == 0) {
+		print STDERR "bench/verify.perl: the receiver has $head already: skipped\n";
+		next;
+	}
+	my $before = capture('git', '-C', $recv, 'count-objects', '-v') .
+		capture('git', '-C', $recv, 'for-each-ref');
+	for my $t (@transports) {
+		my $url = url_of($t);
+		(my $name = "$head-$t") =~ s{[^A-Za-z0-9]}{-}g;
+		my $req = "$work/request-$name";
+		my $text = capture('git', '-C', $repo, 'request-pull', $up, $url, $head);
+		open(my $r, '>', $req) or die "bench/verify.perl: $req: $!\n";
+		print $r $text;
+		close($r);
+		my ($ref) = $text =~ /^  \Q$url\E (\S*)$/m;
+		die "bench/verify.perl: no repository line for $url in the request\n" if !defined $ref;
+		my @verify = ('git', 'clean-diffstat', "--verify=$req",
+			($t eq 'file' ? ('--allow-local') : ()), $up);
+
+		# untimed: the tool fetched the tip, and its verdict
+		my $report = capture('sh', '-c', 'cd "$1" && shift && exec "$@"', 'sh', $recv,
+			@verify, '--porcelain');
+		$report =~ /^tip \S+ \S+ fetched$/m or
+			die "bench/verify.perl: --verify did not fetch the tip:\n$report";
+		my ($verdict) = $report =~ /^verdict (\S+)$/m;
+
+		my %v = (
+			'by hand' => sub {
+				my $s = tempdir('scratch.XXXXXX', DIR => $work);
+				must($s, 'git', 'init', '-q', '--bare');
+				open(my $a, '>', "$s/objects/info/alternates") or die;
+				print $a "$recv/objects\n";
+				close($a);
+				my $t0 = time();
+				quiet($s, 'git', 'fetch', '-q', '--no-tags', $url, $ref);
+				my $out = capture('git', '-C', $s, 'merge-tree', '--write-tree',
+					$up_id, 'FETCH_HEAD');
+				my ($tree) = $out =~ /^([0-9a-f]+)/;
+				quiet($s, 'git', '--no-pager', 'diff', '--stat', $up_id, $tree);
+				my $dt = time() - $t0;
+				remove_tree($s);
+				return $dt;
+			},
+			'--verify' => sub {
+				my $t0 = time();
+				quiet($recv, @verify);
+				return time() - $t0;
+			},
+		);
+		my @order = ('by hand', '--verify');
+		my %t;
+		$v{$_}->() for @order;    # warm up
+		for my $run (1 .. $runs) {
+			for my $name ($run % 2 ? @order : reverse @order) {
+				push @{$t{$name}}, $v{$name}->();
+			}
+		}
+		my ($h, $v) = (median(@{$t{'by hand'}}), median(@{$t{'--verify'}}));
+		my @hs = sort { $a <=> $b } @{$t{'by hand'}};
+		my @vs = sort { $a <=> $b } @{$t{'--verify'}};
+		printf "%-30s %-5s %-8s %7.1f ms %7.1f ms %7.1f ms %7.1f ms %7.3f %7.3f\n",
+			"$up $head", $t, $verdict, $h * 1000, $hs[0] * 1000, $v * 1000,
+			$vs[0] * 1000, $v / $h, $vs[0] / $hs[0];
+	}
+	my $after = capture('git', '-C', $recv, 'count-objects', '-v') .
+		capture('git', '-C', $recv, 'for-each-ref');
+	die "bench/verify.perl: the receiver changed\n" if $after ne $before;
+}
+print "\nratio: --verify over by hand, medians (and minima); target <= 1.10\n";
