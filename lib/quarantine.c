@@ -54,10 +54,18 @@ void alternates_list(struct strbuf *list, const char *objdir)
 		strbuf_addf(list, ":%s", old);
 }
 
-void quarantine_env(struct strvec *env, const char *objdir)
+void alternates_env(struct strvec *env, const char *objdir)
 {
 	struct strbuf alt = STRBUF_INIT;
 
+	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
+	alternates_list(&alt, objdir);
+	strvec_push(env, alt.buf);
+	strbuf_release(&alt);
+}
+
+void quarantine_env(struct strvec *env, const char *objdir)
+{
 	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s", dir.buf);
 	/*
 	 * As in receive-pack's quarantine: git then refuses every ref
@@ -65,10 +73,7 @@ void quarantine_env(struct strvec *env, const char *objdir)
 	 * point to an object that goes away with this directory.
 	 */
 	strvec_pushf(env, "GIT_QUARANTINE_PATH=%s", dir.buf);
-	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
-	alternates_list(&alt, objdir);
-	strvec_push(env, alt.buf);
-	strbuf_release(&alt);
+	alternates_env(env, objdir);
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,

@@ -21,7 +21,8 @@
  *
  * alternates_list() appends to list a value for
  * GIT_ALTERNATE_OBJECT_DIRECTORIES: objdir first, quoted as git unquotes
- * it, then the alternates already named in our environment.
+ * it, then the alternates already named in our environment;
+ * alternates_env() pushes that variable so set onto env.
  */
 
 void quarantine_create(void);
@@ -29,5 +30,6 @@ void quarantine_env(struct strvec *env, const char *objdir);
 void quarantine_remove(void);
 const char *quarantine_path(void);
 void alternates_list(struct strbuf *list, const char *objdir);
+void alternates_env(struct strvec *env, const char *objdir);
 
 #endif

@@ -184,14 +184,9 @@ static void scratch_rewrites(void)
 
 static void scratch_env(struct strvec *env, const char *objdir)
 {
-	struct strbuf alt = STRBUF_INIT;
-
 	strvec_pushf(env, "GIT_DIR=%s", scratch.buf);
 	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s/objects", scratch.buf);
-	strbuf_addstr(&alt, "GIT_ALTERNATE_OBJECT_DIRECTORIES=");
-	alternates_list(&alt, objdir);
-	strvec_push(env, alt.buf);
-	strbuf_release(&alt);
+	alternates_env(env, objdir);
 }
 
 /* Write the file path (under the scratch repository) with contents. */

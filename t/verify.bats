@@ -491,7 +491,7 @@ teardown() {
 	run_tool --verify="$BATS_TEST_TMPDIR/request"
 	expect_status 0
 	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
@@ -515,7 +515,7 @@ made_up() {
 		url=https://git.example.org/pub.git fetched_header
 		echo "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)"
 	} | test_cmp - <(head -n 4 "$BATS_TEST_TMPDIR/actual")
-	expect_stderr </dev/null
+	expect_no_stderr
 	expect_unchanged
 }
 
