@@ -24,6 +24,11 @@ load lib/procedure
 load lib/histories
 
 setup_world() {
+	# bats traces every command of every function for its stack
+	# traces, at a cost of about a quarter of the suite's time; the
+	# test's own lines are still traced, so a failure still names the
+	# line of the test that failed
+	set +T
 	export PATH="$BIN:$PATH"
 	export HOME="$BATS_TEST_TMPDIR/home"
 	export TMPDIR="$BATS_TEST_TMPDIR/tmp"
