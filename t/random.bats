@@ -10,7 +10,7 @@
 
 load test_helper
 
-FIXED_SEEDS="1 2 3 5 7 11 13 17 101 1009 4242 31337"
+FIXED_SEEDS="1 2 3 5 7 101 4242 31337"
 
 setup() {
 	setup_world
