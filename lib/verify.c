@@ -516,14 +516,27 @@ static void add_differences(struct strbuf *sb, const struct pullmsg_request *req
 	}
 }
 
+/*
+ * Run cp, a git diff --numstat -z, and parse its records into ns.  When
+ * stat is not NULL, cp also asked for --stat --summary, which git
+ * prints after the numstat records: stat gets that text, which starts
+ * after the last NUL (each record ends with one).
+ */
 static void run_numstat(struct child_process *cp, struct strbuf *out,
-			struct numstat *ns)
+			struct numstat *ns, struct strbuf *stat)
 {
 	const char *why;
+	size_t len;
 
 	cp->out = out;
 	run_git_or_die(cp);
-	if (numstat_parse(out->buf, out->len, ns, &why))
+	len = out->len;
+	if (stat) {
+		while (len && out->buf[len - 1])
+			len--;
+		strbuf_add(stat, out->buf + len, out->len - len);
+	}
+	if (numstat_parse(out->buf, len, ns, &why))
 		die("cannot parse the output of git diff --numstat: %s", why);
 }
 
@@ -548,11 +561,16 @@ static enum verdict verify_one(const struct options *opts,
 			       struct failure *fail)
 {
 	static const char *const numstat[] = { "--numstat", "-z", NULL };
+	/* the clean diffstat a messy report prints, from the same diff */
+	static const char *const numstat_stat[] = {
+		"--numstat", "-z", "--stat", "--summary", NULL
+	};
 	const struct pullmsg_request *req = &msg->req;
 	struct strbuf url = STRBUF_INIT, ref = STRBUF_INIT, tip = STRBUF_INIT;
 	struct strbuf want = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf base_oid = STRBUF_INIT;
 	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
+	struct strbuf clean_stat = STRBUF_INIT;
 	struct numstat clean = NUMSTAT_INIT, rp = NUMSTAT_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strvec bases = STRVEC_INIT;
@@ -661,8 +679,8 @@ static enum verdict verify_one(const struct options *opts,
 		goto out;
 	}
 
-	merge_diff(&cp, &m, NULL, numstat);
-	run_numstat(&cp, &clean_out, &clean);
+	merge_diff(&cp, &m, NULL, porcelain ? numstat : numstat_stat);
+	run_numstat(&cp, &clean_out, &clean, porcelain ? NULL : &clean_stat);
 	numstat_totals(&clean, &ct);
 	if (porcelain) {
 		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files, ct.ins, ct.del);
@@ -688,11 +706,11 @@ static enum verdict verify_one(const struct options *opts,
 	merge_bases(&p, &bases);
 	strbuf_addstr(&base_oid, bases.v[0]);
 	request_pull_diff(&cp, &p, base_oid.buf, NULL, numstat);
-	run_numstat(&cp, &rp_out, &rp);
+	run_numstat(&cp, &rp_out, &rp, NULL);
 	match_rows(req, &rp, &rpmt);
 	numstat_totals(&rp, &ct);
 	if (!rpmt.differences && same_totals(req, &ct)) {
-		struct strbuf desc = STRBUF_INIT, stat = STRBUF_INIT;
+		struct strbuf desc = STRBUF_INIT;
 
 		v = MESSY;
 		if (porcelain) {
@@ -705,12 +723,8 @@ static enum verdict verify_one(const struct options *opts,
 			    "request-pull's, from the merge base %.12s (%s) "
 			    "alone; what pulling it changes is:\n",
 			    base_oid.buf, desc.buf);
-		merge_diff(&cp, &m, NULL, NULL);
-		cp.out = &stat;
-		run_git_or_die(&cp);
-		strbuf_add(sb, stat.buf, stat.len);
+		strbuf_add(sb, clean_stat.buf, clean_stat.len);
 		strbuf_release(&desc);
-		strbuf_release(&stat);
 		goto out;
 	}
 
@@ -740,6 +754,7 @@ out:
 	numstat_release(&clean);
 	numstat_release(&rp);
 	strbuf_release(&clean_out);
+	strbuf_release(&clean_stat);
 	strbuf_release(&rp_out);
 	strvec_clear(&bases);
 	merge_release(&m);
