@@ -111,7 +111,7 @@ expect_status() {
 	[ "$status" -eq "$1" ] && return
 	echo "exit status $status, not $1; stderr:" >&2
 	cat "$BATS_TEST_TMPDIR/stderr" >&2
-	return 1
+	failed_at
 }
 
 expect_stdout() {
@@ -226,5 +226,5 @@ repo_state() {
 expect_no_quarantine() {
 	local left
 	left=$(shopt -s nullglob dotglob && echo "$TMPDIR"/*)
-	[ -z "$left" ] || { echo "left in TMPDIR: $left" >&2; return 1; }
+	[ -z "$left" ] || { echo "left in TMPDIR: $left" >&2; failed_at; }
 }
