@@ -120,11 +120,27 @@ static void drain_and_close(int fd, struct strbuf *sb)
 	close(fd);
 }
 
-static void die_of_signal(pid_t pid, int sig)
+/* A git started, and what is to be read of it. */
+struct running {
+	pid_t pid;
+	int fd[2];			/* its stdout and stderr, or -1 */
+	struct strbuf *sink[2];		/* where they go */
+	int status;
+	int exited;
+};
+
+/* Kill them all with sig, wait for them, and die of it. */
+static NORETURN void die_of_signal(struct running *r, size_t nr, int sig)
 {
-	kill(pid, sig);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!r[i].exited)
+			kill(r[i].pid, sig);
+	for (i = 0; i < nr; i++)
+		while (!r[i].exited && waitpid(r[i].pid, NULL, 0) < 0 &&
+		       errno == EINTR)
+			;
 	signals_die(sig);
 }
 
@@ -144,22 +160,19 @@ static int child_fd(struct strbuf *sink, unsigned discard, int pipe_fd[2],
 	return *devnull;
 }
 
-/* run_git(), with git's stderr captured into err when that is not NULL */
-static int run(struct child_process *cp, struct strbuf *err)
+/* Start cp, with git's stderr captured into err when that is not NULL. */
+static void start(struct running *r, struct child_process *cp,
+		  struct strbuf *err)
 {
 	struct strvec argv = STRVEC_INIT, envp = STRVEC_INIT;
 	int out_fd[2] = { -1, -1 }, err_fd[2] = { -1, -1 }, devnull = -1;
-	struct strbuf *sink[2] = { cp->out, err };
-	int fds[2] = { -1, -1 };
-	int status = 0, exited = 0, sig, i;
-	pid_t pid;
 
 	strvec_push(&argv, "git");
 	strvec_pushv(&argv, cp->args.v, cp->args.nr);
 	build_env(&envp, cp->env.v);
-	pid = spawn(argv.v, envp.v,
-		    child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
-		    child_fd(err, cp->no_stderr, err_fd, &devnull));
+	r->pid = spawn(argv.v, envp.v,
+		       child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
+		       child_fd(err, cp->no_stderr, err_fd, &devnull));
 	strvec_clear(&argv);
 	strvec_clear(&envp);
 	strvec_clear(&cp->args);
@@ -170,56 +183,108 @@ static int run(struct child_process *cp, struct strbuf *err)
 		close(out_fd[1]);
 	if (err_fd[1] >= 0)
 		close(err_fd[1]);
-	fds[0] = out_fd[0];
-	fds[1] = err_fd[0];
+	r->fd[0] = out_fd[0];
+	r->fd[1] = err_fd[0];
+	r->sink[0] = cp->out;
+	r->sink[1] = err;
+	r->status = 0;
+	r->exited = 0;
+}
+
+/*
+ * Read what they write until they have all exited.  SIGCHLD wakes the
+ * poll through the signals' pipe, so that a child which writes nothing
+ * is seen to exit too.
+ */
+static void wait_all(struct running *r, size_t nr)
+{
+	struct pollfd *pfd = xmalloc((2 * nr + 1) * sizeof(*pfd));
+	size_t *which = xmalloc((2 * nr + 1) * sizeof(*which));
 
 	for (;;) {
-		struct pollfd pfd[3];
-		int which[3];
-		nfds_t n = 0, k;
+		size_t i, n = 0, k, left = 0;
+		int sig, s;
 
-		if (!exited) {
-			pid_t w = waitpid(pid, &status, WNOHANG);
+		for (i = 0; i < nr; i++) {
+			pid_t w;
 
-			if (w == pid)
-				exited = 1;
-			else if (w < 0 && errno != EINTR)
+			if (r[i].exited)
+				continue;
+			w = waitpid(r[i].pid, &r[i].status, WNOHANG);
+			if (w < 0 && errno != EINTR)
 				die_errno("waitpid");
+			if (w != r[i].pid) {
+				left++;
+				continue;
+			}
+			r[i].exited = 1;
+			for (s = 0; s < 2; s++)
+				if (r[i].fd[s] >= 0)
+					drain_and_close(r[i].fd[s], r[i].sink[s]);
 		}
-		if (exited) {
-			for (i = 0; i < 2; i++)
-				if (fds[i] >= 0)
-					drain_and_close(fds[i], sink[i]);
+		if (!left)
 			break;
-		}
 
 		pfd[n].fd = signals_fd();
 		pfd[n].events = POLLIN;
-		which[n++] = -1;
-		for (i = 0; i < 2; i++)
-			if (fds[i] >= 0) {
-				pfd[n].fd = fds[i];
-				pfd[n].events = POLLIN;
-				which[n++] = i;
-			}
+		which[n++] = 0;
+		for (i = 0; i < nr; i++)
+			for (s = 0; s < 2; s++)
+				if (!r[i].exited && r[i].fd[s] >= 0) {
+					pfd[n].fd = r[i].fd[s];
+					pfd[n].events = POLLIN;
+					which[n++] = 2 * i + (size_t)s;
+				}
 		if (poll(pfd, n, -1) < 0) {
 			if (errno != EINTR)
 				die_errno("poll");
 			continue;
 		}
 		if ((sig = signals_take()))
-			die_of_signal(pid, sig);
+			die_of_signal(r, nr, sig);
 		for (k = 1; k < n; k++) {
-			i = which[k];
-			if (pfd[k].revents && !drain(fds[i], sink[i])) {
-				close(fds[i]);
-				fds[i] = -1;
+			struct running *c = &r[which[k] / 2];
+
+			s = (int)(which[k] % 2);
+			if (pfd[k].revents && !drain(c->fd[s], c->sink[s])) {
+				close(c->fd[s]);
+				c->fd[s] = -1;
 			}
 		}
 	}
-	if (WIFSIGNALED(status))
-		return -WTERMSIG(status);
-	return WEXITSTATUS(status);
+	free(pfd);
+	free(which);
+}
+
+/* run_git()'s return of a child that has exited */
+static int status_of(const struct running *r)
+{
+	if (WIFSIGNALED(r->status))
+		return -WTERMSIG(r->status);
+	return WEXITSTATUS(r->status);
+}
+
+/* run_git(), with git's stderr captured into err when that is not NULL */
+static int run(struct child_process *cp, struct strbuf *err)
+{
+	struct running r;
+
+	start(&r, cp, err);
+	wait_all(&r, 1);
+	return status_of(&r);
+}
+
+void run_git_all(struct child_process **cps, int *rcs, size_t nr)
+{
+	struct running *r = xmalloc(nr * sizeof(*r));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		start(&r[i], cps[i], cps[i]->err);
+	wait_all(r, nr);
+	for (i = 0; i < nr; i++)
+		rcs[i] = status_of(&r[i]);
+	free(r);
 }
 
 /* Pass on what git said and stop as it would. */
@@ -239,18 +304,48 @@ int run_git(struct child_process *cp)
 	return run(cp, cp->err);
 }
 
+/* "git <subcommand>" of args, past git's own options, for a message */
+static void name_of(struct strvec *what, const struct strvec *args)
+{
+	size_t i = 0;
+
+	while (i < args->nr && args->v[i][0] == '-')
+		i += strcmp(args->v[i], "-c") ? 1 : 2;
+	strvec_pushf(what, "git %s", i < args->nr ? args->v[i] : "");
+}
+
+void run_git_all_or_die(struct child_process **cps, size_t nr)
+{
+	struct strbuf *own = xmalloc(nr * sizeof(*own));
+	struct strvec what = STRVEC_INIT;
+	unsigned char *borrowed = xmalloc(nr);
+	int *rcs = xmalloc(nr * sizeof(*rcs));
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		strbuf_init(&own[i]);
+		name_of(&what, &cps[i]->args);
+		borrowed[i] = !cps[i]->err;
+		if (borrowed[i])
+			cps[i]->err = &own[i];
+	}
+	run_git_all(cps, rcs, nr);
+	for (i = 0; i < nr; i++) {
+		if (rcs[i])
+			die_with_git(what.v[i], rcs[i], cps[i]->err);
+		if (borrowed[i])
+			cps[i]->err = NULL;
+		strbuf_release(&own[i]);
+	}
+	strvec_clear(&what);
+	free(own);
+	free(borrowed);
+	free(rcs);
+}
+
 void run_git_or_die(struct child_process *cp)
 {
-	struct strbuf own = STRBUF_INIT, what = STRBUF_INIT;
-	struct strbuf *err = cp->err ? cp->err : &own;
-	int rc;
-
-	strbuf_addf(&what, "git %s", cp->args.nr ? cp->args.v[0] : "");
-	rc = run(cp, err);
-	if (rc)
-		die_with_git(what.buf, rc, err);
-	strbuf_release(&own);
-	strbuf_release(&what);
+	run_git_all_or_die(&cp, 1);
 }
 
 const char *run_describe(int status)

@@ -43,6 +43,18 @@ struct child_process {
 int run_git(struct child_process *cp);
 
 /*
+ * Run the nr gits of cps at the same time and wait for them all: what
+ * nr calls of run_git() would do one after the other, rcs[i] being the
+ * status of cps[i], but in the time of the slowest.  For commands that
+ * need nothing of each other, and a machine with cores to spare.  A
+ * fatal signal reaches them all.
+ */
+void run_git_all(struct child_process **cps, int *rcs, size_t nr);
+
+/* run_git_all() for commands that must all succeed: see run_git_or_die(). */
+void run_git_all_or_die(struct child_process **cps, size_t nr);
+
+/*
  * run_git() for a command that must succeed: else die_with_git(), with
  * what git said on cp->err or, when that is NULL, on a buffer of our own.
  */
