@@ -127,10 +127,9 @@ int main(int argc, char **argv)
 	}
 
 	resolve(&p, opts.upstream, opts.head);
-	/* git request-pull's merge base, or one fatal line: before the merge */
-	if (opts.mode != MODE_DIFFSTAT)
-		merge_bases(&p, &bases);
-	merge_run(&m, &p, opts.allow_unrelated);
+	/* and git request-pull's merge base, for the modes that compare */
+	merge_run(&m, &p, opts.allow_unrelated,
+		  opts.mode != MODE_DIFFSTAT ? &bases : NULL);
 
 	switch (opts.mode) {
 	case MODE_CHECK:

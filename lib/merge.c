@@ -105,15 +105,49 @@ static NORETURN void die_unrelated(const struct pull *p, int for_merge)
 	exit(code);
 }
 
+/* Prepare cp to run git merge-base --all <upstream> <head>. */
+static void merge_base_cmd(struct child_process *cp, const struct pull *p,
+			   struct strbuf *out, struct strbuf *err)
+{
+	strvec_pushl(&cp->args, "merge-base", "--all", p->upstream.oid.buf,
+		     p->head.oid.buf, NULL);
+	cp->out = out;
+	cp->err = err;
+}
+
+/*
+ * The merge bases git merge-base --all printed (out; it exited rc),
+ * in its order, into oids; or die in one line when there is none.
+ */
+static void parse_bases(const struct pull *p, int rc, struct strbuf *out,
+			const struct strbuf *err, struct strvec *oids)
+{
+	char *line, *nl;
+
+	if (rc > 1 || rc < 0)
+		die_with_git("git merge-base", rc, err);
+	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		strvec_push(oids, line);
+	}
+	if (!oids->nr)
+		die_unrelated(p, 0);
+}
+
 /*
  * Merge in memory; a conflict is no failure (git merge-tree exits 1).
+ * The merge bases, when asked for, are found by a git merge-base run
+ * beside it.
  */
-void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
+void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct strvec *bases)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT, mb = CHILD_PROCESS_INIT;
+	struct child_process *cps[2] = { &cp, &mb };
 	struct strbuf err = STRBUF_INIT, cdup = STRBUF_INIT;
+	struct strbuf mb_out = STRBUF_INIT, mb_err = STRBUF_INIT;
 	const char *why;
-	int rc;
+	int rc, rcs[2];
 
 	memset(m, 0, sizeof(*m));
 	m->pull = p;
@@ -146,7 +180,15 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 	strvec_pushf(&cp.env, "GIT_ATTR_SOURCE=%s", p->upstream.oid.buf);
 	cp.out = &m->output;
 	cp.err = &err;
-	rc = run_git(&cp);
+	if (bases) {
+		merge_base_cmd(&mb, p, &mb_out, &mb_err);
+		run_git_all(cps, rcs, 2);
+		/* first: without a merge base, nothing else can be told */
+		parse_bases(p, rcs[1], &mb_out, &mb_err, bases);
+		rc = rcs[0];
+	} else {
+		rc = run_git(&cp);
+	}
 
 	if (rc == 129)
 		check_git_version();
@@ -177,6 +219,8 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated)
 	gitmodules_config(&m->gitmodules, m->env.v, m->tree.buf, cdup.buf);
 	strbuf_release(&cdup);
 	strbuf_release(&err);
+	strbuf_release(&mb_out);
+	strbuf_release(&mb_err);
 }
 
 void merge_diff(struct child_process *cp, const struct merge *m,
@@ -195,30 +239,6 @@ void request_pull_diff(struct child_process *cp, const struct pull *p,
 		       const char *const *format)
 {
 	diff_args(&cp->args, user, "-M", format, base, p->head.oid.buf);
-}
-
-void merge_bases(const struct pull *p, struct strvec *oids)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	char *line, *nl;
-	int rc;
-
-	strvec_pushl(&cp.args, "merge-base", "--all", p->upstream.oid.buf,
-		     p->head.oid.buf, NULL);
-	cp.out = &out;
-	cp.err = &err;
-	rc = run_git(&cp);
-	if (rc > 1 || rc < 0)
-		die_with_git("git merge-base", rc, &err);
-	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1) {
-		*nl = '\0';
-		strvec_push(oids, line);
-	}
-	if (!oids->nr)
-		die_unrelated(p, 0);
-	strbuf_release(&out);
-	strbuf_release(&err);
 }
 
 int merge_nothing_to_pull(const struct merge *m)

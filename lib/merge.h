@@ -19,6 +19,13 @@
  * with its new objects going there, and with the attributes (merge
  * drivers, text, eol) of <upstream>, in whose checkout the procedure
  * merges.  It dies on any failure but a conflict.
+ *
+ * When bases is not NULL, git merge-base --all <upstream> <head> runs
+ * at the same time, and bases gets the merge bases in git's order: the
+ * first is the one git merge-base, and so git request-pull, picks.
+ * When there is none, it dies in one line, before looking at the
+ * merge: git request-pull, and so every mode that sets its diffstat
+ * beside the clean one, needs one whatever the options.
  */
 
 struct merge {
@@ -32,7 +39,8 @@ struct merge {
 	int conflicted;
 };
 
-void merge_run(struct merge *m, const struct pull *p, int allow_unrelated);
+void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct strvec *bases);
 void merge_release(struct merge *m);
 
 /*
@@ -52,19 +60,11 @@ void merge_diff(struct child_process *cp, const struct merge *m,
  * git request-pull's diffstat, as git-request-pull.sh computes it:
  * prepare cp to run git diff -M <format> <user's options> from base to
  * <head>, in the repository as it is (no quarantine: that diff never
- * sees the merge).  base is the first of merge_bases(): the one git
- * merge-base, and so git request-pull, picks.
+ * sees the merge).  base is the first of merge_run()'s bases.
  */
 void request_pull_diff(struct child_process *cp, const struct pull *p,
 		       const char *base, const struct diff_opts *user,
 		       const char *const *format);
-
-/*
- * git merge-base --all <upstream> <head>, in git's order, into oids.
- * When there is none, it dies in one line: git request-pull, and so
- * every mode that sets its diffstat beside the clean one, needs one.
- */
-void merge_bases(const struct pull *p, struct strvec *oids);
 
 /* Is <head> an ancestor of <upstream>, so that there is nothing to pull? */
 int merge_nothing_to_pull(const struct merge *m);

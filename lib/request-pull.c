@@ -71,8 +71,7 @@ int request_pull(const struct options *opts)
 	}
 	resolve(&p, opts->upstream, local.len ? local.buf : NULL);
 	/* before git request-pull, which would say the same in its words */
-	merge_bases(&p, &base);
-	merge_run(&m, &p, opts->allow_unrelated);
+	merge_run(&m, &p, opts->allow_unrelated, &base);
 
 	rc = run_request_pull(opts, &message);
 	request_pull_tail(&p, base.v[0], opts->patch, &tail);

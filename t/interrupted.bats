@@ -11,57 +11,74 @@ setup() {
 	history_partly_pulled
 }
 
-# A merge-tree that, once started, writes its pid to the fifo
-# $BATS_TEST_TMPDIR/merge-tree and waits to be killed.
-hanging_merge_tree() {
-	mkfifo "$BATS_TEST_TMPDIR/merge-tree"
+# hanging_gits [<command>...]: gits whose <command>s (default: merge-tree),
+# once started, write their pids to the fifo $BATS_TEST_TMPDIR/hanging and
+# wait to be killed.
+hanging_gits() {
+	mkfifo "$BATS_TEST_TMPDIR/hanging"
 	# shellcheck disable=SC2016 # the code is for the fake git to expand
-	fake_git '[ "$1" != merge-tree ] || {
-		echo $$ >"'"$BATS_TEST_TMPDIR"'/merge-tree"; exec sleep 600; }'
+	fake_git 'case " '"${*:-merge-tree}"' " in *" $1 "*)
+		echo $$ >"'"$BATS_TEST_TMPDIR"'/hanging"; exec sleep 600;; esac'
 }
 
-# start_tool_until_merge_tree <args>...: start_tool, and wait until its
-# merge-tree has started (its pid in $merge_tree) and the quarantine
-# the merge writes into is there.
-start_tool_until_merge_tree() {
-	local fifo
+# start_tool_until_hanging <n> <args>...: start_tool, and wait until n of
+# its gits hang (their pids in $hanging) and the quarantine the merge
+# writes into is there.
+start_tool_until_hanging() {
+	local fifo n=$1 pid
+	shift
 	start_tool "$@"
+	hanging=
 	# read-write, so that opening it does not wait for the writer; the
 	# timeout only keeps a tool that never merges from hanging the suite
-	exec {fifo}<>"$BATS_TEST_TMPDIR/merge-tree"
-	read -r -t 60 -u "$fifo" merge_tree
+	exec {fifo}<>"$BATS_TEST_TMPDIR/hanging"
+	while [ "$n" -gt 0 ] && read -r -t 60 -u "$fifo" pid; do
+		hanging="$hanging $pid"
+		n=$((n - 1))
+	done
 	exec {fifo}<&-
+	[ "$n" = 0 ] || { echo "$n of the gits never started" >&2; return 1; }
 	[ -n "$(ls -A "$TMPDIR")" ] || { echo "no quarantine while merging" >&2; return 1; }
 }
 
-# expect_death_by <signal>: the tool died of <signal>, quietly, and its
-# merge-tree with it; the repository is unchanged, nothing left.
+# expect_death_by <signal>: the tool died of <signal>, quietly, and the
+# gits that hung with it; the repository is unchanged, nothing left.
 expect_death_by() {
+	local pid
 	wait_tool
 	expect_status $((128 + $(kill -l "$1"))) &&
 	expect_stdout </dev/null &&
 	expect_no_stderr &&
-	if kill -0 "$merge_tree" 2>/dev/null; then
-		kill "$merge_tree"
-		echo "the tool's merge-tree outlived it" >&2
-		return 1
-	fi &&
+	for pid in $hanging; do
+		if kill -0 "$pid" 2>/dev/null; then
+			kill "$pid"
+			echo "the tool's git $pid outlived it" >&2
+			return 1
+		fi
+	done &&
 	expect_unchanged
 }
 
 @test "SIGINT, SIGTERM or SIGHUP to the tool while merge-tree runs: it dies of it, merge-tree too, quietly, nothing left" {
-	hanging_merge_tree
+	hanging_gits
 	for sig in INT TERM HUP; do
-		start_tool_until_merge_tree linus topic
+		start_tool_until_hanging 1 linus topic
 		kill -"$sig" "$TOOL_PID"
 		expect_death_by "$sig"
 	done
 }
 
+@test "SIGTERM while merge-tree and merge-base run side by side (--check): both die with the tool, nothing left" {
+	hanging_gits merge-tree merge-base
+	start_tool_until_hanging 2 --check linus topic
+	kill -TERM "$TOOL_PID"
+	expect_death_by TERM
+}
+
 @test "^C or ^\\ to the whole process group while merge-tree runs: exit 130 or 131, quietly, nothing left" {
-	hanging_merge_tree
+	hanging_gits
 	for sig in INT QUIT; do
-		start_tool_until_merge_tree linus topic
+		start_tool_until_hanging 1 linus topic
 		kill -"$sig" -- "-$TOOL_PID"
 		expect_death_by "$sig"
 	done
