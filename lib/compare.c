@@ -10,47 +10,45 @@
 #include "run.h"
 
 
-/* desc[i]: "<abbreviated id> <subject>" of each merge base. */
-static void describe(const struct strvec *oid, struct strvec *desc)
+/*
+ * What both modes compare, from three gits run at the same time: desc[i]
+ * is "<abbreviated id> <subject>" of each merge base, messy git
+ * request-pull's diffstat from the first, clean the clean one, both with
+ * the user's diff options and format.
+ */
+static void diffstats(const struct merge *m, const struct options *opts,
+		      const struct strvec *base, const char *const *format,
+		      struct strvec *desc, struct strbuf *messy,
+		      struct strbuf *clean)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process cp[3] = {
+		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT
+	};
+	struct child_process *cps[3] = { &cp[0], &cp[1], &cp[2] };
 	struct strbuf out = STRBUF_INIT;
 	char *p, *nl;
 
-	if (!oid->nr)
-		BUG("merge_bases() found none and did not die");
+	if (!base->nr)
+		BUG("merge_run() found no merge base and did not die");
 	/* log.showSignature would add gpg's lines to the descriptions */
-	strvec_pushl(&cp.args, "log", "--no-walk=unsorted", "--no-show-signature",
-		     "--format=%h %s", NULL);
-	strvec_pushv(&cp.args, oid->v, oid->nr);
-	cp.out = &out;
-	run_git_or_die(&cp);
+	strvec_pushl(&cp[0].args, "log", "--no-walk=unsorted",
+		     "--no-show-signature", "--format=%h %s", NULL);
+	strvec_pushv(&cp[0].args, base->v, base->nr);
+	cp[0].out = &out;
+	request_pull_diff(&cp[1], m->pull, base->v[0], &opts->diff, format);
+	cp[1].out = messy;
+	merge_diff(&cp[2], m, &opts->diff, format);
+	cp[2].out = clean;
+	run_git_all_or_die(cps, 3);
+
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
 		strvec_push(desc, p);
 	}
-	if (desc->nr != oid->nr)
+	if (desc->nr != base->nr)
 		die("git log described %zu of %zu merge bases", desc->nr,
-		    oid->nr);
+		    base->nr);
 	strbuf_release(&out);
-}
-
-/*
- * The two diffstats, git request-pull's from base and the clean one,
- * with the user's diff options and format.
- */
-static void diffstats(const struct merge *m, const struct options *opts,
-		      const char *base, const char *const *format,
-		      struct strbuf *messy, struct strbuf *clean)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-
-	request_pull_diff(&cp, m->pull, base, &opts->diff, format);
-	cp.out = messy;
-	run_git_or_die(&cp);
-	merge_diff(&cp, m, &opts->diff, format);
-	cp.out = clean;
-	run_git_or_die(&cp);
 }
 
 /* How many files a --stat output names, from its " N files changed" line. */
@@ -79,8 +77,7 @@ int compare_check(const struct merge *m, const struct strvec *base,
 	int same, n;
 	size_t i;
 
-	describe(base, &desc);
-	diffstats(m, opts, base->v[0], NULL, &messy, &clean);
+	diffstats(m, opts, base, NULL, &desc, &messy, &clean);
 	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
 
 	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->head.name,
@@ -541,8 +538,7 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 	unsigned char *by;
 	size_t i = 0, j = 0, nr = 0, k;
 
-	describe(base, &desc);
-	diffstats(m, opts, base->v[0], numstat, &messy_out, &clean_out);
+	diffstats(m, opts, base, numstat, &desc, &messy_out, &clean_out);
 	parse_sorted(&messy_out, &messy);
 	parse_sorted(&clean_out, &clean);
 
