@@ -517,20 +517,17 @@ static void add_differences(struct strbuf *sb, const struct pullmsg_request *req
 }
 
 /*
- * Run cp, a git diff --numstat -z, and parse its records into ns.  When
- * stat is not NULL, cp also asked for --stat --summary, which git
- * prints after the numstat records: stat gets that text, which starts
- * after the last NUL (each record ends with one).
+ * Parse out, the output of a git diff --numstat -z, into ns.  When stat
+ * is not NULL, the diff also had --stat --summary, which git prints
+ * after the numstat records: stat gets that text, which starts after
+ * the last NUL (each record ends with one).
  */
-static void run_numstat(struct child_process *cp, struct strbuf *out,
-			struct numstat *ns, struct strbuf *stat)
+static void parse_numstat(const struct strbuf *out, struct numstat *ns,
+			  struct strbuf *stat)
 {
 	const char *why;
-	size_t len;
+	size_t len = out->len;
 
-	cp->out = out;
-	run_git_or_die(cp);
-	len = out->len;
 	if (stat) {
 		while (len && out->buf[len - 1])
 			len--;
@@ -540,16 +537,27 @@ static void run_numstat(struct child_process *cp, struct strbuf *out,
 		die("cannot parse the output of git diff --numstat: %s", why);
 }
 
-/* "<subject>" of a commit. */
-static void subject_of(const char *oid, struct strbuf *out)
+/*
+ * What a messy verdict needs: git request-pull's diffstat as it is
+ * today, from the merge base of <upstream> and the tip that git
+ * merge-base picks (the request's own "since commit" would give the
+ * request's diffstat by definition), into rp[0]; the subject of that
+ * base, unless subject is NULL, into rp[1].  Returns how many gits.
+ */
+static size_t messy_cmds(struct child_process *rp, const struct pull *p,
+			 const char *base, struct strbuf *out,
+			 struct strbuf *subject)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
+	static const char *const numstat[] = { "--numstat", "-z", NULL };
 
-	strvec_pushl(&cp.args, "log", "-1", "--no-show-signature", "--format=%s",
-		     oid, NULL);
-	cp.out = out;
-	run_git_or_die(&cp);
-	strbuf_trim_newlines(out);
+	request_pull_diff(&rp[0], p, base, NULL, numstat);
+	rp[0].out = out;
+	if (!subject)
+		return 1;
+	strvec_pushl(&rp[1].args, "log", "-1", "--no-show-signature",
+		     "--format=%s", "--end-of-options", base, NULL);
+	rp[1].out = subject;
+	return 2;
 }
 
 /*
@@ -568,11 +576,14 @@ static enum verdict verify_one(const struct options *opts,
 	const struct pullmsg_request *req = &msg->req;
 	struct strbuf url = STRBUF_INIT, ref = STRBUF_INIT, tip = STRBUF_INIT;
 	struct strbuf want = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strbuf base_oid = STRBUF_INIT;
+	struct strbuf desc = STRBUF_INIT;
 	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
 	struct strbuf clean_stat = STRBUF_INIT;
 	struct numstat clean = NUMSTAT_INIT, rp = NUMSTAT_INIT;
-	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process cp[3] = {
+		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT
+	};
+	struct child_process *cps[3] = { &cp[0], &cp[1], &cp[2] };
 	struct strvec bases = STRVEC_INIT;
 	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
 	struct totals ct;
@@ -582,6 +593,7 @@ static enum verdict verify_one(const struct options *opts,
 	const char *why, *how = NULL;
 	enum verdict v;
 	int porcelain = opts->porcelain;
+	size_t nr, messy_nr = 0;
 
 	add_str(&url, &req->url);
 	add_str(&ref, &req->ref);
@@ -632,7 +644,7 @@ static enum verdict verify_one(const struct options *opts,
 	p.head.name = tip.buf;
 	strbuf_reset(&p.head.oid);
 	strbuf_addstr(&p.head.oid, tip.buf);
-	merge_run(&m, &p, 0);
+	merge_run(&m, &p, 0, &bases);
 
 	if (porcelain) {
 		strbuf_addf(sb, "message %zu\nurl ", msg->number);
@@ -679,8 +691,18 @@ static enum verdict verify_one(const struct options *opts,
 		goto out;
 	}
 
-	merge_diff(&cp, &m, NULL, porcelain ? numstat : numstat_stat);
-	run_numstat(&cp, &clean_out, &clean, porcelain ? NULL : &clean_stat);
+	merge_diff(&cp[0], &m, NULL, porcelain ? numstat : numstat_stat);
+	cp[0].out = &clean_out;
+	nr = 1;
+	/*
+	 * Several merge bases make a messy request likely: then what its
+	 * verdict needs runs beside the clean diff, on another core.
+	 */
+	if (bases.nr > 1)
+		nr += messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
+					    porcelain ? NULL : &desc);
+	run_git_all_or_die(cps, nr);
+	parse_numstat(&clean_out, &clean, porcelain ? NULL : &clean_stat);
 	numstat_totals(&clean, &ct);
 	if (porcelain) {
 		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files, ct.ins, ct.del);
@@ -698,33 +720,27 @@ static enum verdict verify_one(const struct options *opts,
 		goto out;
 	}
 
-	/*
-	 * git request-pull's diffstat as it is today, from the merge base
-	 * of <upstream> and the tip git merge-base picks: the request's
-	 * own "since commit" gives the request's diffstat by definition
-	 */
-	merge_bases(&p, &bases);
-	strbuf_addstr(&base_oid, bases.v[0]);
-	request_pull_diff(&cp, &p, base_oid.buf, NULL, numstat);
-	run_numstat(&cp, &rp_out, &rp, NULL);
+	if (!messy_nr) {
+		messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
+				      porcelain ? NULL : &desc);
+		run_git_all_or_die(&cps[1], messy_nr);
+	}
+	parse_numstat(&rp_out, &rp, NULL);
 	match_rows(req, &rp, &rpmt);
 	numstat_totals(&rp, &ct);
 	if (!rpmt.differences && same_totals(req, &ct)) {
-		struct strbuf desc = STRBUF_INIT;
-
 		v = MESSY;
 		if (porcelain) {
-			strbuf_addf(sb, "base %s\n", base_oid.buf);
+			strbuf_addf(sb, "base %s\n", bases.v[0]);
 			add_differences(sb, req, &clean, &mt, 1, 1);
 			goto out;
 		}
-		subject_of(base_oid.buf, &desc);
+		strbuf_trim_newlines(&desc);
 		strbuf_addf(sb, "verdict: messy: the request's diffstat is git "
 			    "request-pull's, from the merge base %.12s (%s) "
 			    "alone; what pulling it changes is:\n",
-			    base_oid.buf, desc.buf);
+			    bases.v[0], desc.buf);
 		strbuf_add(sb, clean_stat.buf, clean_stat.len);
-		strbuf_release(&desc);
 		goto out;
 	}
 
@@ -764,7 +780,7 @@ out:
 	strbuf_release(&tip);
 	strbuf_release(&want);
 	strbuf_release(&subject);
-	strbuf_release(&base_oid);
+	strbuf_release(&desc);
 	return v;
 
 failed:
