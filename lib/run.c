@@ -274,17 +274,22 @@ static int run(struct child_process *cp, struct strbuf *err)
 	return status_of(&r);
 }
 
+/* At most this many gits at a time: a history may have many merge bases. */
+#define MAX_RUNNING 8
+
 void run_git_all(struct child_process **cps, int *rcs, size_t nr)
 {
-	struct running *r = xmalloc(nr * sizeof(*r));
-	size_t i;
+	struct running r[MAX_RUNNING];
+	size_t i, at, n;
 
-	for (i = 0; i < nr; i++)
-		start(&r[i], cps[i], cps[i]->err);
-	wait_all(r, nr);
-	for (i = 0; i < nr; i++)
-		rcs[i] = status_of(&r[i]);
-	free(r);
+	for (at = 0; at < nr; at += n) {
+		n = nr - at < MAX_RUNNING ? nr - at : MAX_RUNNING;
+		for (i = 0; i < n; i++)
+			start(&r[i], cps[at + i], cps[at + i]->err);
+		wait_all(r, n);
+		for (i = 0; i < n; i++)
+			rcs[at + i] = status_of(&r[i]);
+	}
 }
 
 /* Pass on what git said and stop as it would. */

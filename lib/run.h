@@ -45,9 +45,9 @@ int run_git(struct child_process *cp);
 /*
  * Run the nr gits of cps at the same time and wait for them all: what
  * nr calls of run_git() would do one after the other, rcs[i] being the
- * status of cps[i], but in the time of the slowest.  For commands that
- * need nothing of each other, and a machine with cores to spare.  A
- * fatal signal reaches them all.
+ * status of cps[i], but in the time of the slowest (8 at a time at
+ * most).  For commands that need nothing of each other, and a machine
+ * with cores to spare.  A fatal signal reaches them all.
  */
 void run_git_all(struct child_process **cps, int *rcs, size_t nr);
 
