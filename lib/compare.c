@@ -11,22 +11,25 @@
 
 
 /*
- * What both modes compare, from three gits run at the same time: desc[i]
- * is "<abbreviated id> <subject>" of each merge base, messy git
+ * What both modes compare, from gits run at the same time: desc[i] is
+ * "<abbreviated id> <subject>" of each merge base, messy git
  * request-pull's diffstat from the first, clean the clean one, both with
- * the user's diff options and format.
+ * the user's diff options and format.  The nr gits of also run with them.
  */
 static void diffstats(const struct merge *m, const struct options *opts,
 		      const struct strvec *base, const char *const *format,
 		      struct strvec *desc, struct strbuf *messy,
-		      struct strbuf *clean)
+		      struct strbuf *clean, struct child_process *also,
+		      size_t nr)
 {
 	struct child_process cp[3] = {
 		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT
 	};
-	struct child_process *cps[3] = { &cp[0], &cp[1], &cp[2] };
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, on purpose */
+	struct child_process **cps = xmalloc((nr + 3) * sizeof(*cps));
 	struct strbuf out = STRBUF_INIT;
 	char *p, *nl;
+	size_t i;
 
 	if (!base->nr)
 		BUG("merge_run() found no merge base and did not die");
@@ -39,7 +42,12 @@ static void diffstats(const struct merge *m, const struct options *opts,
 	cp[1].out = messy;
 	merge_diff(&cp[2], m, &opts->diff, format);
 	cp[2].out = clean;
-	run_git_all_or_die(cps, 3);
+	for (i = 0; i < 3; i++)
+		cps[i] = &cp[i];
+	for (i = 0; i < nr; i++)
+		cps[i + 3] = &also[i];
+	run_git_all_or_die(cps, nr + 3);
+	free(cps);
 
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		*nl = '\0';
@@ -77,7 +85,7 @@ int compare_check(const struct merge *m, const struct strvec *base,
 	int same, n;
 	size_t i;
 
-	diffstats(m, opts, base, NULL, &desc, &messy, &clean);
+	diffstats(m, opts, base, NULL, &desc, &messy, &clean, NULL, 0);
 	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
 
 	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->head.name,
@@ -180,21 +188,25 @@ static int cmp_cstr(const void *a, const void *b)
 /*
  * The paths that differ between the merge bases a and b, named as the
  * numstat names them: with the user's diff options (--relative, a
- * pathspec) and from the same directory.
+ * pathspec) and from the same directory.  changed_cmd() prepares the
+ * git diff, which writes them into pl, and changed_parse() reads them.
  */
-static void changed_between(const struct options *opts, const char *a,
-			    const char *b, struct pathlist *pl)
+static void changed_cmd(struct child_process *cp, const struct options *opts,
+			const char *a, const char *b, struct pathlist *pl)
 {
 	static const char *const name_only[] = { "--name-only", "-z", NULL };
-	struct child_process cp = CHILD_PROCESS_INIT;
-	size_t i, alloc = 0;
 
-	diff_args(&cp.args, &opts->diff, "--no-renames", name_only, a, b);
+	diff_args(&cp->args, &opts->diff, "--no-renames", name_only, a, b);
 	strbuf_init(&pl->buf);
 	pl->path = NULL;
 	pl->nr = 0;
-	cp.out = &pl->buf;
-	run_git_or_die(&cp);
+	cp->out = &pl->buf;
+}
+
+static void changed_parse(struct pathlist *pl)
+{
+	size_t i, alloc = 0;
+
 	for (i = 0; i < pl->buf.len; i += strlen(pl->buf.buf + i) + 1) {
 		ALLOC_GROW(pl->path, pl->nr, alloc);
 		pl->path[pl->nr++] = pl->buf.buf + i;
@@ -534,17 +546,25 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 	struct numstat messy, clean;
 	struct strvec desc = STRVEC_INIT;
 	struct pathlist *changed;
+	struct child_process *cp;
 	struct row *row;
 	unsigned char *by;
 	size_t i = 0, j = 0, nr = 0, k;
 
-	diffstats(m, opts, base, numstat, &desc, &messy_out, &clean_out);
+	/* what each other merge base brings, beside the diffstats */
+	changed = xmalloc(base->nr * sizeof(*changed));
+	cp = xmalloc(base->nr * sizeof(*cp));
+	for (k = 1; k < base->nr; k++) {
+		cp[k] = (struct child_process)CHILD_PROCESS_INIT;
+		changed_cmd(&cp[k], opts, base->v[0], base->v[k], &changed[k]);
+	}
+	diffstats(m, opts, base, numstat, &desc, &messy_out, &clean_out,
+		  cp + 1, base->nr - 1);
+	free(cp);
 	parse_sorted(&messy_out, &messy);
 	parse_sorted(&clean_out, &clean);
-
-	changed = xmalloc(base->nr * sizeof(*changed));
 	for (k = 1; k < base->nr; k++)
-		changed_between(opts, base->v[0], base->v[k], &changed[k]);
+		changed_parse(&changed[k]);
 
 	row = xmalloc((messy.nr + clean.nr + 1) * sizeof(*row));
 	by = xmalloc((messy.nr + 1) * base->nr);

@@ -452,6 +452,30 @@ request_pull_counts() {
 	expect_unchanged
 }
 
+# numstat_totals <word>: "<word> <files> <added> <deleted>" of the
+# git diff --numstat on stdin.
+numstat_totals() {
+	awk -v w="$1" '{ f++; a += $1; d += $2 } END { print w, f, a, d }'
+}
+
+@test "--porcelain with nine merge bases, more gits than run at once: each file under the merge base that brought it" {
+	history_nine_bases
+	first=$(git merge-base linus topic)
+	[ "$(git merge-base --all linus topic | wc -l)" = 9 ]
+	run_tool --porcelain linus topic
+	expect_status 1
+	expect_stdout <<-EOF
+	$(request_pull_diffstat linus topic --numstat | numstat_totals request-pull)
+	$(procedure_diffstat linus topic --numstat | numstat_totals clean)
+	$(for m in m1 m2 m3 m4 m5 m6 m7 m8 m9; do
+		[ "$(git rev-parse $m)" = "$first" ] ||
+		echo "only-request-pull 5 0 $(git rev-parse $m) - drivers/net/$m.c"
+	done)
+	EOF
+	expect_no_stderr
+	expect_unchanged
+}
+
 @test "--explain fits in 80 columns: long paths and subjects are cut as git's --stat cuts" {
 	history_three_bases_long
 	long=$(git diff --name-only y1~ y1 -- drivers/very-long-*)

@@ -24,6 +24,8 @@
 #                           linus and topic: three merge bases
 #   history_three_bases_long  the same, with a subject and a path too
 #                           long for a line of a mail
+#   history_nine_bases      m1..m9 from vN-rc2, each a new file, merged
+#                           into both linus and topic: nine merge bases
 
 # lines <name> <n>: <n> numbered lines for a file called <name>.
 lines() {
@@ -242,6 +244,23 @@ three_bases() {
 	git checkout -q topic
 }
 
+build_nine_bases() {
+	local m
+	history_mainline "$@" || return
+	for m in m1 m2 m3 m4 m5 m6 m7 m8 m9; do
+		git checkout -q --detach vN-rc2 &&
+		new_file "drivers/net/$m.c" 5 &&
+		commit_all "$m" || return
+	done
+	git checkout -q -b topic vN-rc2
+	new_file drivers/net/phy.c 15
+	commit_all c1
+	for m in m1 m2 m3 m4 m5 m6 m7 m8 m9; do test_merge "$m"; done
+	git checkout -q linus
+	for m in m1 m2 m3 m4 m5 m6 m7 m8 m9; do test_merge "$m"; done
+	git checkout -q topic
+}
+
 history_simple() { from_cache build_simple "$@"; }
 history_messy() { from_cache build_messy "$@"; }
 history_partly_pulled() { from_cache build_partly_pulled "$@"; }
@@ -249,6 +268,7 @@ history_criss_cross() { from_cache build_criss_cross "$@"; }
 history_cherry_picks() { from_cache build_cherry_picks "$@"; }
 history_three_bases() { from_cache build_three_bases "$@"; }
 history_three_bases_long() { from_cache build_three_bases_long "$@"; }
+history_nine_bases() { from_cache build_nine_bases "$@"; }
 
 # from_cache <builder> [<dir>]: a copy of what <builder> builds, in <dir>
 # (default repo), entered, with test_tick where the builder left it.  The
