@@ -304,15 +304,21 @@ static void parse_trace(struct pull *p, char *trace)
 
 /*
  * The git rev-parse of resolve(), its trace2 on its stderr: the version
- * and the settings come with the ids, at no cost of another git.
+ * and the settings come with the ids, at no cost of another git.  The
+ * nr gits of also run beside it, their statuses into rcs.
  */
 static int rev_parse(struct pull *p, const char *const *spec, int nr,
-		     struct strbuf **id)
+		     struct strbuf **id, struct child_process **also,
+		     int *rcs, size_t nr_also)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process *cps[4] = { &cp };
 	struct strbuf out = STRBUF_INIT, trace = STRBUF_INIT;
-	int rc;
+	int rc, all[4];
+	size_t i;
 
+	if (nr_also > 3)
+		BUG("resolve_beside() runs at most 3 gits beside its own");
 	strvec_pushl(&cp.args, "rev-parse", "--path-format=absolute",
 		     "--git-path", "objects", "--show-prefix",
 		     "--end-of-options", NULL);
@@ -323,7 +329,12 @@ static int rev_parse(struct pull *p, const char *const *spec, int nr,
 		     "extensions.partialclone,remote.*.promisor", NULL);
 	cp.out = &out;
 	cp.err = &trace;
-	rc = run_git(&cp) || parse_resolution(p, &out, nr, id);
+	for (i = 0; i < nr_also; i++)
+		cps[i + 1] = also[i];
+	run_git_all(cps, all, nr_also + 1);
+	for (i = 0; i < nr_also; i++)
+		rcs[i] = all[i + 1];
+	rc = all[0] || parse_resolution(p, &out, nr, id);
 	if (!rc)
 		parse_trace(p, trace.buf);
 	strbuf_release(&out);
@@ -339,7 +350,8 @@ static int rev_parse(struct pull *p, const char *const *spec, int nr,
  * fails, each revision is tried on its own, to use it after all or to
  * say what is wrong with it.
  */
-void resolve(struct pull *p, const char *upstream, const char *head)
+void resolve_beside(struct pull *p, const char *upstream, const char *head,
+		    struct child_process **also, int *rcs, size_t nr)
 {
 	struct strbuf spec[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
 	struct strbuf *id[3] = { &p->upstream.oid, &p->upstream_tree,
@@ -363,7 +375,7 @@ void resolve(struct pull *p, const char *upstream, const char *head)
 	strbuf_addf(&spec[2], "%s^{commit}", p->head.name);
 	for (i = 0; i < 3; i++)
 		v[i] = spec[i].buf;
-	if (rev_parse(p, v, 3, id)) {
+	if (rev_parse(p, v, 3, id, also, rcs, nr)) {
 		for (i = 0; i < 3; i++)
 			strbuf_reset(id[i]);
 		strbuf_reset(&p->objdir);
@@ -373,12 +385,17 @@ void resolve(struct pull *p, const char *upstream, const char *head)
 		strbuf_reset(&spec[1]);
 		strbuf_addf(&spec[1], "%s^{tree}", p->upstream.oid.buf);
 		v[0] = spec[1].buf;
-		if (rev_parse(p, v, 1, &id[1]))
+		if (rev_parse(p, v, 1, &id[1], NULL, NULL, 0))
 			die("cannot resolve '%s' and '%s' to two commits",
 			    p->upstream.name, p->head.name);
 	}
 	for (i = 0; i < 3; i++)
 		strbuf_release(&spec[i]);
+}
+
+void resolve(struct pull *p, const char *upstream, const char *head)
+{
+	resolve_beside(p, upstream, head, NULL, NULL, 0);
 }
 
 void pull_release(struct pull *p)

@@ -1,6 +1,7 @@
 #ifndef RESOLVE_H
 #define RESOLVE_H
 
+#include "run.h"
 #include "strbuf.h"
 
 /*
@@ -38,6 +39,14 @@ struct pull {				/* pulling head into upstream */
 
 /* upstream may be NULL for @{upstream}, head for HEAD. */
 void resolve(struct pull *p, const char *upstream, const char *head);
+
+/*
+ * resolve(), with the nr (at most 3) gits of also, which need nothing
+ * of it, run at the same time as its git rev-parse: their statuses go
+ * into rcs, as run_git_all() gives them.
+ */
+void resolve_beside(struct pull *p, const char *upstream, const char *head,
+		    struct child_process **also, int *rcs, size_t nr);
 void pull_release(struct pull *p);
 
 /* Is the repository a shallow clone? */
