@@ -69,19 +69,28 @@ static struct rewrite *rewrites;
 static size_t nr_rewrites, alloc_rewrites;
 static struct strbuf rewrites_buf = STRBUF_INIT;
 
-static void read_rewrites(void)
+/*
+ * Prepare cp to read the rewrites, the first time only: 1 when it is to
+ * run, and its status is then for parse_rewrites().
+ */
+static int rewrites_cmd(struct child_process *cp)
 {
 	static int done;
-	struct child_process cp = CHILD_PROCESS_INIT;
-	char *p, *end;
 
 	if (done++)
-		return;
-	strvec_pushl(&cp.args, "config", "-z", "--show-scope", "--get-regexp",
+		return 0;
+	strvec_pushl(&cp->args, "config", "-z", "--show-scope", "--get-regexp",
 		     "^url\\..*\\.insteadof$", NULL);
-	cp.out = &rewrites_buf;
-	cp.no_stderr = 1;
-	if (run_git(&cp)) {		/* 1: there is none */
+	cp->out = &rewrites_buf;
+	cp->no_stderr = 1;
+	return 1;
+}
+
+static void parse_rewrites(int rc)
+{
+	char *p, *end;
+
+	if (rc) {			/* 1: there is none */
 		strbuf_reset(&rewrites_buf);
 		return;
 	}
@@ -163,7 +172,6 @@ static void scratch_rewrites(void)
 	FILE *f;
 	size_t i;
 
-	read_rewrites();
 	strbuf_addf(&path, "%s/config", scratch.buf);
 	f = fopen(path.buf, "a");
 	if (!f)
@@ -243,37 +251,36 @@ static void scratch_create(const struct pull *p)
 }
 
 /*
- * <spec>^{commit} in the repository, or (objdir: the repository's
- * objects) in the scratch one: 0, its id and its subject, from one git.
+ * Prepare cp to find <spec>^{commit} in the repository, or (objdir: the
+ * repository's objects) in the scratch one: its id and its subject, from
+ * one git, into out for commit_id().
  */
-static int commit_id(const char *spec, struct strbuf *oid,
-		     struct strbuf *subject, const char *objdir)
+static void commit_id_cmd(struct child_process *cp, const char *spec,
+			  const char *objdir, struct strbuf *out)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT;
-	const char *nl;
-	int rc;
-
-	strvec_pushl(&cp.args, "log", "-1", "--no-walk", "--no-show-signature",
+	strvec_pushl(&cp->args, "log", "-1", "--no-walk", "--no-show-signature",
 		     "--format=%H%n%s", "--end-of-options", NULL);
-	strvec_pushf(&cp.args, "%s^{commit}", spec);
+	strvec_pushf(&cp->args, "%s^{commit}", spec);
 	if (objdir)
-		scratch_env(&cp.env, objdir);
+		scratch_env(&cp->env, objdir);
+	cp->out = out;
+	cp->no_stderr = 1;
+}
+
+/* What commit_id_cmd() found (it exited rc): 0, the id and the subject. */
+static int commit_id(int rc, const struct strbuf *out, struct strbuf *oid,
+		     struct strbuf *subject)
+{
+	const char *nl = strchr(out->buf, '\n');
+
 	strbuf_reset(oid);
 	strbuf_reset(subject);
-	cp.out = &out;
-	cp.no_stderr = 1;
-	rc = run_git(&cp);
-	nl = strchr(out.buf, '\n');
-	if (!rc && nl) {
-		strbuf_add(oid, out.buf, (size_t)(nl - out.buf));
-		strbuf_addstr(subject, nl + 1);
-		strbuf_trim_newlines(subject);
-	} else {
-		rc = -1;
-	}
-	strbuf_release(&out);
-	return rc;
+	if (rc || !nl)
+		return -1;
+	strbuf_add(oid, out->buf, (size_t)(nl - out->buf));
+	strbuf_addstr(subject, nl + 1);
+	strbuf_trim_newlines(subject);
+	return 0;
 }
 
 /*
@@ -307,9 +314,15 @@ static int fetch_tip(const struct pull *p, const char *url, const char *ref,
 	if (rc)
 		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'",
 			    *ref ? ref : "HEAD", url);
-	else if (commit_id(dst.buf, oid, subject, p->objdir.buf))
-		strbuf_addf(&fail->why, "'%s' at '%s' is no commit",
-			    *ref ? ref : "HEAD", url);
+	if (!rc) {
+		struct strbuf out = STRBUF_INIT;
+
+		commit_id_cmd(&cp, dst.buf, p->objdir.buf, &out);
+		if (commit_id(run_git(&cp), &out, oid, subject))
+			strbuf_addf(&fail->why, "'%s' at '%s' is no commit",
+				    *ref ? ref : "HEAD", url);
+		strbuf_release(&out);
+	}
 	strbuf_release(&dst);
 	return fail->why.len ? -1 : 0;
 }
@@ -576,7 +589,7 @@ static enum verdict verify_one(const struct options *opts,
 	const struct pullmsg_request *req = &msg->req;
 	struct strbuf url = STRBUF_INIT, ref = STRBUF_INIT, tip = STRBUF_INIT;
 	struct strbuf want = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strbuf desc = STRBUF_INIT;
+	struct strbuf desc = STRBUF_INIT, local = STRBUF_INIT;
 	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
 	struct strbuf clean_stat = STRBUF_INIT;
 	struct numstat clean = NUMSTAT_INIT, rp = NUMSTAT_INIT;
@@ -594,6 +607,7 @@ static enum verdict verify_one(const struct options *opts,
 	enum verdict v;
 	int porcelain = opts->porcelain;
 	size_t nr, messy_nr = 0;
+	int rcs[2];
 
 	add_str(&url, &req->url);
 	add_str(&ref, &req->ref);
@@ -609,8 +623,16 @@ static enum verdict verify_one(const struct options *opts,
 			    why);
 		goto failed;
 	}
-	/* the URL the fetch uses, after the receiver's url.<base>.insteadOf */
-	read_rewrites();
+	/*
+	 * Beside resolve()'s rev-parse: whether the tip is in this
+	 * repository, and the receiver's url.<base>.insteadOf (the first
+	 * time), which gives the URL the fetch would use.
+	 */
+	commit_id_cmd(&cp[0], want.buf, NULL, &local);
+	nr = 1 + (size_t)rewrites_cmd(&cp[1]);
+	resolve_beside(&p, opts->upstream, opts->upstream, cps, rcs, nr);
+	if (nr > 1)
+		parse_rewrites(rcs[1]);
 	if ((rw = rewrite_of(url.buf))) {
 		struct strbuf used = STRBUF_INIT;
 
@@ -621,21 +643,19 @@ static enum verdict verify_one(const struct options *opts,
 				    "(url.%s.insteadOf of '%s'): %s", used.buf,
 				    rw->base, url.buf, why);
 		strbuf_release(&used);
-		if (fail->why.len)
-			goto failed;
 	}
-
-	resolve(&p, opts->upstream, opts->upstream);
-	if (!commit_id(want.buf, &tip, &subject, NULL)) {
+	if (fail->why.len)
+		;			/* refused: no tip */
+	else if (!commit_id(rcs[0], &local, &tip, &subject))
 		how = "local";
-	} else if (opts->no_fetch) {
+	else if (opts->no_fetch)
 		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
 			    "and --no-fetch forbids fetching '%s' from '%s'",
 			    want.buf, ref.len ? ref.buf : "HEAD", url.buf);
-	} else if (!fetch_tip(&p, url.buf, ref.buf, msg->number,
-			      opts->allow_local, &tip, &subject, fail)) {
+	else if (!fetch_tip(&p, url.buf, ref.buf, msg->number,
+			    opts->allow_local, &tip, &subject, fail))
 		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
-	}
+	strbuf_release(&local);
 	if (!how) {
 		pull_release(&p);
 		goto failed;
