@@ -50,6 +50,8 @@ static void read_input(const char *file, struct strbuf *sb)
 
 /* The scratch repository the tips are fetched into, in the quarantine. */
 static struct strbuf scratch = STRBUF_INIT;
+/* GIT_ALTERNATE_OBJECT_DIRECTORIES before the scratch objects joined it */
+static struct strbuf user_alternates = STRBUF_INIT;
 
 /*
  * The receiver's url.<base>.insteadOf, every scope, in the order git
@@ -244,6 +246,9 @@ static void scratch_create(const struct pull *p)
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/objects", scratch.buf);
 	alternates_list(&alt, path.buf);
+	if (getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
+		strbuf_addstr(&user_alternates,
+			      getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"));
 	if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
 		die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
 	strbuf_release(&alt);
@@ -253,7 +258,8 @@ static void scratch_create(const struct pull *p)
 /*
  * Prepare cp to find <spec>^{commit} in the repository, or (objdir: the
  * repository's objects) in the scratch one: its id and its subject, from
- * one git, into out for commit_id().
+ * one git, into out for commit_id().  In the repository, without what
+ * an earlier request of the mbox fetched: that is not the receiver's.
  */
 static void commit_id_cmd(struct child_process *cp, const char *spec,
 			  const char *objdir, struct strbuf *out)
@@ -263,6 +269,9 @@ static void commit_id_cmd(struct child_process *cp, const char *spec,
 	strvec_pushf(&cp->args, "%s^{commit}", spec);
 	if (objdir)
 		scratch_env(&cp->env, objdir);
+	else if (scratch.len)		/* empty: none, as when unset */
+		strvec_pushf(&cp->env, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s",
+			     user_alternates.buf);
 	cp->out = out;
 	cp->no_stderr = 1;
 }

@@ -329,6 +329,27 @@ verifies_messy_porcelain() {
 	expect_unchanged
 }
 
+@test "a tip an earlier request of the mbox fetched is fetched again, not taken for the receiver's own" {
+	history_simple
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	mail_message 7bit 'Subject: [GIT PULL] first' <"$r" >"$r.1"
+	mail_message 7bit 'Subject: [GIT PULL] again' <"$r" >"$r.2"
+	mail_mbox "$r".[12] >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 0
+	printf '%s\n' "message 1: [GIT PULL] first" \
+		"fetched: the tip is the request's" \
+		"message 2: [GIT PULL] again" \
+		"fetched: the tip is the request's" |
+		test_cmp - <(grep '^message \|^fetched\|in this repository' \
+			"$BATS_TEST_TMPDIR/actual")
+	expect_no_stderr
+	expect_unchanged
+}
+
 # bad_mbox: an mbox of the messy request and of three that cannot be
 # verified (a refused URL, a refused ref, a repository that is not
 # there), in a receiver.
