@@ -46,6 +46,35 @@ void quote_c_style(struct strbuf *sb, const char *s, size_t len,
 	strbuf_add(sb, s, len);
 }
 
+static int has_control(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
+void quote_shown(struct strbuf *sb, const char *s, size_t len)
+{
+	if (has_control(s, len))
+		quote_c_always(sb, s, len, 0);
+	else
+		strbuf_add(sb, s, len);
+}
+
+void quote_arg(struct strbuf *sb, const char *s, size_t len)
+{
+	if (has_control(s, len)) {
+		quote_c_always(sb, s, len, 0);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	strbuf_add(sb, s, len);
+	strbuf_addch(sb, '\'');
+}
+
 int quote_path_config(void)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;

@@ -17,6 +17,16 @@ void quote_c_style(struct strbuf *sb, const char *s, size_t len,
 void quote_c_always(struct strbuf *sb, const char *s, size_t len,
 		    int quote_high);
 
+/*
+ * Text from outside (a mail's URL, ref or subject) in a message: it must
+ * not drive the terminal that shows it.  quote_shown() writes it as it
+ * is, or with quote_c_always() when it has a control character;
+ * quote_arg() writes it between single quotes, as messages name
+ * arguments, or else the same way.
+ */
+void quote_shown(struct strbuf *sb, const char *s, size_t len);
+void quote_arg(struct strbuf *sb, const char *s, size_t len);
+
 /* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
 int quote_path_config(void);
 

@@ -623,13 +623,15 @@ static enum verdict verify_one(const struct options *opts,
 	add_str(&want, &req->tip);
 	/* untrusted: checked before anything runs */
 	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why)) {
-		strbuf_addf(&fail->why, "refusing to fetch from '%s': %s",
-			    url.buf, why);
+		strbuf_addstr(&fail->why, "refusing to fetch from ");
+		quote_arg(&fail->why, url.buf, url.len);
+		strbuf_addf(&fail->why, ": %s", why);
 		goto failed;
 	}
 	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why)) {
-		strbuf_addf(&fail->why, "refusing to fetch '%s': %s", ref.buf,
-			    why);
+		strbuf_addstr(&fail->why, "refusing to fetch ");
+		quote_arg(&fail->why, ref.buf, ref.len);
+		strbuf_addf(&fail->why, ": %s", why);
 		goto failed;
 	}
 	/*
@@ -647,10 +649,14 @@ static enum verdict verify_one(const struct options *opts,
 
 		strbuf_addf(&used, "%s%s", rw->base, url.buf + strlen(rw->prefix));
 		if (pullmsg_check_url(used.buf, used.len, opts->allow_local,
-				      NULL, &why))
-			strbuf_addf(&fail->why, "refusing to fetch from '%s' "
-				    "(url.%s.insteadOf of '%s'): %s", used.buf,
-				    rw->base, url.buf, why);
+				      NULL, &why)) {
+			strbuf_addstr(&fail->why, "refusing to fetch from ");
+			quote_arg(&fail->why, used.buf, used.len);
+			strbuf_addstr(&fail->why, " (url.");
+			quote_shown(&fail->why, rw->base, strlen(rw->base));
+			strbuf_addf(&fail->why, ".insteadOf of '%s'): %s",
+				    url.buf, why);
+		}
 		strbuf_release(&used);
 	}
 	if (fail->why.len)
@@ -686,7 +692,9 @@ static enum verdict verify_one(const struct options *opts,
 	} else {
 		strbuf_addf(sb, "pull request: %s%s%s\n", url.buf,
 			    ref.len ? " " : "", ref.buf);
-		strbuf_addf(sb, "tip: %s %s\n", tip.buf, subject.buf);
+		strbuf_addf(sb, "tip: %s ", tip.buf);
+		quote_shown(sb, subject.buf, subject.len);
+		strbuf_addch(sb, '\n');
 		if (!strcmp(how, "local"))
 			strbuf_addstr(sb, "the tip is in this repository\n");
 		else if (!strcmp(how, "fetched"))
@@ -766,9 +774,10 @@ static enum verdict verify_one(const struct options *opts,
 		}
 		strbuf_trim_newlines(&desc);
 		strbuf_addf(sb, "verdict: messy: the request's diffstat is git "
-			    "request-pull's, from the merge base %.12s (%s) "
-			    "alone; what pulling it changes is:\n",
-			    bases.v[0], desc.buf);
+			    "request-pull's, from the merge base %.12s (",
+			    bases.v[0]);
+		quote_shown(sb, desc.buf, desc.len);
+		strbuf_addstr(sb, ") alone; what pulling it changes is:\n");
 		strbuf_add(sb, clean_stat.buf, clean_stat.len);
 		goto out;
 	}
@@ -871,7 +880,7 @@ int verify(const struct options *opts)
 			if (done++)
 				strbuf_addch(&sb, '\n');
 			strbuf_addf(&sb, "message %zu: ", msg->number);
-			strbuf_add(&sb, msg->subject.s, msg->subject.len);
+			quote_shown(&sb, msg->subject.s, msg->subject.len);
 			strbuf_addch(&sb, '\n');
 		}
 		v = verify_one(opts, msg, &sb, &fail);

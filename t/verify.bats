@@ -350,6 +350,33 @@ verifies_messy_porcelain() {
 	expect_unchanged
 }
 
+@test "control characters from the mail (subjects, a URL) and of the tip's subject are shown escaped, never raw" {
+	history_simple
+	git commit -q --allow-empty -m "$(printf 'c4 \033[2J')"
+	publish topic
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	L="https://example.org/$(printf '\033')[2Jpub.git topic" \
+		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
+		mail_message 7bit 'Subject: =?utf-8?q?=1B=5B2J_clear?=' >"$r.1"
+	mail_message 7bit 'Subject: [GIT PULL] fine' <"$r" >"$r.2"
+	mail_mbox "$r".[12] >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	printf '%s\n' 'message 1: "\033[2J clear"' \
+		'error: refusing to fetch from "https://example.org/\033[2Jpub.git": control character in URL' |
+		test_cmp - <(head -n 2 "$BATS_TEST_TMPDIR/actual")
+	grep -qxF "tip: $tip \"c4 \\033[2J\"" "$BATS_TEST_TMPDIR/actual"
+	! grep -q "$(printf '\033')" "$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r.1" --allow-local
+	expect_status 128
+	expect_stderr <<-'EOF'
+	fatal: refusing to fetch from "https://example.org/\033[2Jpub.git": control character in URL
+	EOF
+	expect_unchanged
+}
+
 # bad_mbox: an mbox of the messy request and of three that cannot be
 # verified (a refused URL, a refused ref, a repository that is not
 # there), in a receiver.
