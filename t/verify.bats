@@ -30,6 +30,15 @@ request() {
 	subject=$(git log -1 --format=%s "$tip")
 }
 
+# simple_request: history_simple's topic published and requested, the
+# request in the file $r.
+simple_request() {
+	history_simple &&
+	publish topic &&
+	request linus topic &&
+	r=$BATS_TEST_TMPDIR/request
+}
+
 # receiver: a clone of the sender's linus alone, without the topic's
 # objects, and cd there.
 receiver() {
@@ -45,9 +54,7 @@ fetched_header() {
 }
 
 @test "a clean request over file://: fetched, matches, exit 0, the receiver untouched" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	receiver
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	expect_status 0
@@ -65,9 +72,7 @@ fetched_header() {
 }
 
 @test "the request on stdin, and from '-', is the same as from a file" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	receiver
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
@@ -145,9 +150,7 @@ verifies_messy_porcelain() {
 }
 
 @test "--porcelain before --verify is --verify's, not --explain's" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	receiver
 	run_tool --porcelain --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	expect_status 0
@@ -166,9 +169,7 @@ verifies_messy_porcelain() {
 }
 
 @test "the tip already in the repository: nothing fetched, the URL never used" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	rm -rf "$PUB"
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local linus
 	expect_status 0
@@ -178,9 +179,7 @@ verifies_messy_porcelain() {
 }
 
 @test "a branch that moved since the request: both ids, differs" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	asked=$tip
 	test_commit c5 drivers/net/phy.c c5
 	publish topic
@@ -202,9 +201,7 @@ verifies_messy_porcelain() {
 }
 
 @test "upstream merged part of the branch from elsewhere: differs, upstream has those changes" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	git checkout -q linus
 	test_merge c2 "Merge c2 from elsewhere"
 	receiver
@@ -330,10 +327,7 @@ verifies_messy_porcelain() {
 }
 
 @test "a tip an earlier request of the mbox fetched is fetched again, not taken for the receiver's own" {
-	history_simple
-	publish topic
-	request linus topic
-	r=$BATS_TEST_TMPDIR/request
+	simple_request
 	mail_message 7bit 'Subject: [GIT PULL] first' <"$r" >"$r.1"
 	mail_message 7bit 'Subject: [GIT PULL] again' <"$r" >"$r.2"
 	mail_mbox "$r".[12] >"$r.mbox"
@@ -368,7 +362,7 @@ verifies_messy_porcelain() {
 		'error: refusing to fetch from "https://example.org/\033[2Jpub.git": control character in URL' |
 		test_cmp - <(head -n 2 "$BATS_TEST_TMPDIR/actual")
 	grep -qxF "tip: $tip \"c4 \\033[2J\"" "$BATS_TEST_TMPDIR/actual"
-	! grep -q "$(printf '\033')" "$BATS_TEST_TMPDIR/actual"
+	! grep -q "$(printf '\033')" "$BATS_TEST_TMPDIR/actual" || return 1
 	run_tool --verify="$r.1" --allow-local
 	expect_status 128
 	expect_stderr <<-'EOF'
@@ -450,10 +444,7 @@ bad_mbox() {
 }
 
 @test "--no-fetch in an mbox: a missing tip is that request's error, a tip here is verified" {
-	history_simple
-	publish topic
-	request linus topic
-	r=$BATS_TEST_TMPDIR/request
+	simple_request
 	mail_message 7bit 'Subject: [GIT PULL] here' <"$r" >"$r.1"
 	missing=0123456789012345678901234567890123456789
 	M=$missing perl -pe 's/^(for you to fetch changes up to )[0-9a-f]+/$1$ENV{M}/' "$r" |
@@ -533,9 +524,7 @@ teardown() {
 # made_up: the request written for a made-up https URL, which only the
 # receiver's url.<base>.insteadOf can turn into one that fetches.
 made_up() {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	sed -i 's|^  file://.* topic$|  https://git.example.org/pub.git topic|' \
 		"$BATS_TEST_TMPDIR/request"
 	receiver
@@ -567,7 +556,7 @@ made_up() {
 		expect_status 128
 		grep -q "^fatal: refusing to fetch from '${base:0:5}.*pub.git' (url\..*\.insteadOf of 'https://git.example.org/pub.git'): " \
 			"$BATS_TEST_TMPDIR/stderr"
-		! grep -w fetch "$BATS_TEST_TMPDIR/git.log"
+		! grep -w fetch "$BATS_TEST_TMPDIR/git.log" || return 1
 		[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
 		test_cmp /dev/null "$BATS_TEST_TMPDIR/actual"
 		expect_unchanged
@@ -578,9 +567,7 @@ made_up() {
 # attack <url> <ref>: the messy request with the repository line
 # replaced, verified in a receiver where every git run is logged.
 attack() {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	receiver
 	L="$1 $2" perl -i -pe 's/^  file:.*$/  $ENV{L}/' "$BATS_TEST_TMPDIR/request"
 	grep -qxF "  $1 $2" "$BATS_TEST_TMPDIR/request"
@@ -626,9 +613,7 @@ nothing_ran() {
 }
 
 @test "a local path or file:// without --allow-local runs nothing" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	receiver
 	fake_git "echo \"\$*\" >>'$BATS_TEST_TMPDIR/git.log'"
 	run_logged --verify="$BATS_TEST_TMPDIR/request"
@@ -643,9 +628,7 @@ nothing_ran() {
 }
 
 @test "--no-fetch with the tip missing fails clearly, fetching nothing" {
-	history_simple
-	publish topic
-	request linus topic
+	simple_request
 	receiver
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --no-fetch
 	expect_failure 128 <<-EOF
