@@ -293,13 +293,42 @@ static int commit_id(int rc, const struct strbuf *out, struct strbuf *oid,
 }
 
 /*
+ * Is the ref (refs/clean-diffstat/<n>) that a fetch just set in the
+ * scratch repository the commit want itself?  That repository keeps
+ * its refs in files (made by hand, it has no refStorage extension) and
+ * a fetch writes them loose: read it there, a git less.  Anything else
+ * (a tag, a branch that moved, an abbreviated want) is for git log.
+ */
+static int fetched_want(const char *ref, const char *want)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t len = strlen(want);
+	char buf[72] = { 0 };
+	size_t n = 0;
+	FILE *f;
+
+	strbuf_addf(&path, "%s/%s", scratch.buf, ref);
+	f = fopen(path.buf, "r");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+	}
+	strbuf_release(&path);
+	return (len == 40 || len == 64) && n == len + 1 &&
+	       !memcmp(buf, want, len) && buf[len] == '\n';
+}
+
+/*
  * git fetch <url> <ref> into the scratch repository, as the ref
  * refs/clean-diffstat/<n>; the commit it names (a tag peeled) into oid.
- * On failure, -1 and why.
+ * When that is want itself, its subject is left for later: *later is
+ * set, and the caller asks git log along with other work.  On failure,
+ * -1 and why.
  */
 static int fetch_tip(const struct pull *p, const char *url, const char *ref,
-		     size_t n, int allow_local, struct strbuf *oid,
-		     struct strbuf *subject, struct failure *fail)
+		     const char *want, size_t n, int allow_local,
+		     struct strbuf *oid, struct strbuf *subject, int *later,
+		     struct failure *fail)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf dst = STRBUF_INIT;
@@ -323,7 +352,11 @@ static int fetch_tip(const struct pull *p, const char *url, const char *ref,
 	if (rc)
 		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'",
 			    *ref ? ref : "HEAD", url);
-	if (!rc) {
+	if (!rc && fetched_want(dst.buf, want)) {
+		strbuf_reset(oid);
+		strbuf_addstr(oid, want);
+		*later = 1;
+	} else if (!rc) {
 		struct strbuf out = STRBUF_INIT;
 
 		commit_id_cmd(&cp, dst.buf, p->objdir.buf, &out);
@@ -599,13 +632,15 @@ static enum verdict verify_one(const struct options *opts,
 	struct strbuf url = STRBUF_INIT, ref = STRBUF_INIT, tip = STRBUF_INIT;
 	struct strbuf want = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf desc = STRBUF_INIT, local = STRBUF_INIT;
+	struct strbuf base_tip = STRBUF_INIT;	/* the log's id of the tip */
 	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
 	struct strbuf clean_stat = STRBUF_INIT;
 	struct numstat clean = NUMSTAT_INIT, rp = NUMSTAT_INIT;
-	struct child_process cp[3] = {
-		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT
+	struct child_process cp[4] = {
+		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT,
+		CHILD_PROCESS_INIT
 	};
-	struct child_process *cps[3] = { &cp[0], &cp[1], &cp[2] };
+	struct child_process *cps[4] = { &cp[0], &cp[1], &cp[2], &cp[3] };
 	struct strvec bases = STRVEC_INIT;
 	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
 	struct totals ct;
@@ -616,7 +651,7 @@ static enum verdict verify_one(const struct options *opts,
 	enum verdict v;
 	int porcelain = opts->porcelain;
 	size_t nr, messy_nr = 0;
-	int rcs[2];
+	int rcs[2], subject_later = 0;
 
 	add_str(&url, &req->url);
 	add_str(&ref, &req->ref);
@@ -667,11 +702,12 @@ static enum verdict verify_one(const struct options *opts,
 		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
 			    "and --no-fetch forbids fetching '%s' from '%s'",
 			    want.buf, ref.len ? ref.buf : "HEAD", url.buf);
-	else if (!fetch_tip(&p, url.buf, ref.buf, msg->number,
-			    opts->allow_local, &tip, &subject, fail))
+	else if (!fetch_tip(&p, url.buf, ref.buf, want.buf, msg->number,
+			    opts->allow_local, &tip, &subject, &subject_later,
+			    fail))
 		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
-	strbuf_release(&local);
 	if (!how) {
+		strbuf_release(&local);
 		pull_release(&p);
 		goto failed;
 	}
@@ -680,6 +716,34 @@ static enum verdict verify_one(const struct options *opts,
 	strbuf_reset(&p.head.oid);
 	strbuf_addstr(&p.head.oid, tip.buf);
 	merge_run(&m, &p, 0, &bases);
+
+	/*
+	 * Then, at once: the clean diff; beside it, when several merge
+	 * bases make a messy request likely, what its verdict needs, on
+	 * another core; and the subject of a fetched tip, for the report.
+	 */
+	nr = 0;
+	if (!m.conflicted) {
+		merge_diff(&cp[0], &m, NULL, porcelain ? numstat : numstat_stat);
+		cp[0].out = &clean_out;
+		cps[nr++] = &cp[0];
+		if (bases.nr > 1)
+			messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
+					      porcelain ? NULL : &desc);
+		while (nr < 1 + messy_nr) {
+			cps[nr] = &cp[nr];
+			nr++;
+		}
+	}
+	if (subject_later && !porcelain) {
+		strbuf_reset(&local);
+		commit_id_cmd(&cp[3], tip.buf, p.objdir.buf, &local);
+		cps[nr++] = &cp[3];
+	}
+	run_git_all_or_die(cps, nr);
+	if (subject_later && !porcelain &&
+	    commit_id(0, &local, &base_tip, &subject))
+		die("git log gave no subject for %s", tip.buf);
 
 	if (porcelain) {
 		strbuf_addf(sb, "message %zu\nurl ", msg->number);
@@ -728,17 +792,6 @@ static enum verdict verify_one(const struct options *opts,
 		goto out;
 	}
 
-	merge_diff(&cp[0], &m, NULL, porcelain ? numstat : numstat_stat);
-	cp[0].out = &clean_out;
-	nr = 1;
-	/*
-	 * Several merge bases make a messy request likely: then what its
-	 * verdict needs runs beside the clean diff, on another core.
-	 */
-	if (bases.nr > 1)
-		nr += messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
-					    porcelain ? NULL : &desc);
-	run_git_all_or_die(cps, nr);
 	parse_numstat(&clean_out, &clean, porcelain ? NULL : &clean_stat);
 	numstat_totals(&clean, &ct);
 	if (porcelain) {
@@ -760,7 +813,9 @@ static enum verdict verify_one(const struct options *opts,
 	if (!messy_nr) {
 		messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
 				      porcelain ? NULL : &desc);
-		run_git_all_or_die(&cps[1], messy_nr);
+		cps[0] = &cp[1];
+		cps[1] = &cp[2];
+		run_git_all_or_die(cps, messy_nr);
 	}
 	parse_numstat(&rp_out, &rp, NULL);
 	match_rows(req, &rp, &rpmt);
@@ -819,6 +874,8 @@ out:
 	strbuf_release(&want);
 	strbuf_release(&subject);
 	strbuf_release(&desc);
+	strbuf_release(&local);
+	strbuf_release(&base_tip);
 	return v;
 
 failed:
