@@ -53,9 +53,11 @@ $(PROGRAM): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
 
 # Test drivers of single modules, like git's t/helper/test-tool.
-TEST_HELPERS = t/helper/test-pullmsg
+TEST_HELPERS = t/helper/test-pullmsg t/helper/test-repo-state
 t/helper/test-pullmsg: t/helper/test-pullmsg.o lib/pullmsg.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-pullmsg.o lib/pullmsg.o
+t/helper/test-repo-state: t/helper/test-repo-state.o
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-repo-state.o
 
 %.o: %.c $(wildcard lib/*.h) GIT-CFLAGS
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -109,7 +111,7 @@ test-matrix: all $(TEST_HELPERS)
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
-test-random: $(PROGRAM)
+test-random: $(PROGRAM) $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' t/run-suite $(TEST_FLAGS) t/random.bats
 
 # The suite with the tool under valgrind (t/valgrind/git-clean-diffstat):
@@ -123,7 +125,8 @@ valgrind: all $(TEST_HELPERS)
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-C_SOURCES += t/helper/test-pullmsg.c t/fuzz/pullmsg-fuzzer.c
+C_SOURCES += t/helper/test-pullmsg.c t/helper/test-repo-state.c \
+	t/fuzz/pullmsg-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullmsg-corpus t/lib/random-history \
 	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \

@@ -99,8 +99,11 @@ run_tool_into_head() {
 @test "a reader that goes away after the first line: that line, SIGPIPE's status, quietly, nothing left" {
 	# a patch far larger than a pipe holds, so that the tool is still
 	# writing when the reader goes
-	for i in $(seq 200); do
-		mkdir -p "big/d$i" && seq 1 200 >"big/d$i/f"
+	local i text
+	text=$(seq 1 200)
+	mkdir -p big/d{1..200}
+	for ((i = 1; i <= 200; i++)); do
+		printf '%s\n' "$text" >"big/d$i/f"
 	done
 	commit_all big
 	for format in --stat -p; do

@@ -42,7 +42,8 @@ check_seed() (
 )
 
 # check_part <k>: the seeds of the list in places k, k + 4, k + 8...:
-# make test runs the list as four tests, at once when they can be.
+# make test runs the list as four tests, so that a failure names its
+# quarter.
 check_part() {
 	local s i=0 failed=() skipped=() ran=0 rc
 

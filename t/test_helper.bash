@@ -77,12 +77,20 @@ tag_one_word() {
 test_commit() {
 	local msg=$1 file=$2
 	shift 2
-	mkdir -p "$(dirname "$file")"
+	make_parent "$file"
 	if [ $# -eq 0 ]; then
 		set -- "$msg"
 	fi
 	printf '%s\n' "$@" >>"$file" &&
 	commit_all "$msg"
+}
+
+# make_parent <path>: the directory <path> is in, made if need be; in
+# bash as far as it goes (no dirname), as histories are made of these.
+make_parent() {
+	case $1 in
+	*/*) mkdir -p "${1%/*}/" ;;
+	esac
 }
 
 # on <branch> <command>...: run <command> on <branch> and commit it all.

@@ -43,7 +43,7 @@ edit() {
 
 # new_file <file> [<n>]: a new file of <n> (default 20) numbered lines.
 new_file() {
-	mkdir -p "$(dirname "$1")"
+	make_parent "$1"
 	lines "${1##*/}" "${2:-20}" >"$1"
 }
 

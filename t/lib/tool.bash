@@ -192,7 +192,8 @@ remember_repo() {
 }
 
 expect_unchanged() {
-	repo_state "$repo_before" | test_cmp "$BATS_TEST_TMPDIR/repo-before" - &&
+	repo_state "$repo_before" >"$BATS_TEST_TMPDIR/repo-after" &&
+	test_cmp "$BATS_TEST_TMPDIR/repo-before" "$BATS_TEST_TMPDIR/repo-after" &&
 	expect_no_quarantine
 }
 
@@ -200,26 +201,14 @@ expect_unchanged() {
 # tree, and its git directory wherever that is; loose objects included)
 # with its type, mode and symlink target, and the checksum of every
 # file: equal before and after means untouched.  Outside a repository:
-# a line that says so.  Few processes: the suite runs this twice a run.
+# a line that says so.  The suite runs this twice a run: it is
+# t/helper/test-repo-state, one process and two gits.
 repo_state() {
-	(
-		cd "$1" || exit
-		# one at a time: either may have a newline in it
-		common=$(git rev-parse --path-format=absolute --git-common-dir 2>/dev/null) ||
-			{ echo "no repository"; exit; }
-		top=$(git rev-parse --show-toplevel 2>/dev/null) || top=
-		case $common/ in
-		"$top"/*) set -- "$top" ;;
-		*) set -- "$common" ${top:+"$top"} ;;
-		esac
-		for dir; do
-			cd "$dir" &&
-			{
-				find . -printf '%y %m %p %l\n' &&
-				find . -type f -exec sha256sum {} +
-			} | LC_ALL=C sort
-		done
-	)
+	if [ ! -x "$TOP/t/helper/test-repo-state" ]; then
+		echo "build it first: make t/helper/test-repo-state" >&2
+		return 1
+	fi
+	"$TOP/t/helper/test-repo-state" "$1"
 }
 
 # Nothing left in TMPDIR: no quarantine, no file of any kind.
