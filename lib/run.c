@@ -127,13 +127,34 @@ struct running {
 	struct strbuf *sink[2];		/* where they go */
 	int status;
 	int exited;
+	struct running *next;		/* in started, for run_git_start() */
 };
+
+/* The gits of run_git_start() not yet finished or abandoned. */
+static struct running *started;
+
+static void reap(struct running *r, int sig)
+{
+	kill(r->pid, sig);
+	while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	r->exited = 1;
+}
+
+/* At exit, and so at die(): no git of ours outlives us. */
+static void reap_started(void)
+{
+	for (; started; started = started->next)
+		reap(started, SIGTERM);
+}
 
 /* Kill them all with sig, wait for them, and die of it. */
 static NORETURN void die_of_signal(struct running *r, size_t nr, int sig)
 {
 	size_t i;
 
+	for (; started; started = started->next)
+		reap(started, sig);
 	for (i = 0; i < nr; i++)
 		if (!r[i].exited)
 			kill(r[i].pid, sig);
@@ -173,6 +194,7 @@ static void start(struct running *r, struct child_process *cp,
 	r->pid = spawn(argv.v, envp.v,
 		       child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
 		       child_fd(err, cp->no_stderr, err_fd, &devnull));
+
 	strvec_clear(&argv);
 	strvec_clear(&envp);
 	strvec_clear(&cp->args);
@@ -290,6 +312,61 @@ void run_git_all(struct child_process **cps, int *rcs, size_t nr)
 		for (i = 0; i < n; i++)
 			rcs[at + i] = status_of(&r[i]);
 	}
+}
+
+struct run_async {
+	struct running r;
+};
+
+struct run_async *run_git_start(struct child_process *cp)
+{
+	static int registered;
+	struct run_async *a = xmalloc(sizeof(*a));
+
+	if (!registered++)
+		at_cleanup(reap_started);
+	start(&a->r, cp, cp->err);
+	a->r.next = started;
+	started = &a->r;
+	return a;
+}
+
+/* Forget a, which run_git_start() started: it is waited for. */
+static void unregister(struct run_async *a)
+{
+	struct running **r;
+
+	for (r = &started; *r; r = &(*r)->next)
+		if (*r == &a->r) {
+			*r = a->r.next;
+			return;
+		}
+	BUG("a git waited for twice");
+}
+
+int run_git_finish(struct run_async *a)
+{
+	int rc;
+
+	wait_all(&a->r, 1);
+	unregister(a);
+	rc = status_of(&a->r);
+	free(a);
+	return rc;
+}
+
+void run_git_abandon(struct run_async *a)
+{
+	int s;
+
+	if (!a)
+		return;
+	unregister(a);
+	reap(&a->r, SIGTERM);
+	for (s = 0; s < 2; s++)
+		if (a->r.fd[s] >= 0)
+			close(a->r.fd[s]);
+	free(a);
 }
 
 /* Pass on what git said and stop as it would. */

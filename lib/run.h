@@ -55,6 +55,19 @@ void run_git_all(struct child_process **cps, int *rcs, size_t nr);
 void run_git_all_or_die(struct child_process **cps, size_t nr);
 
 /*
+ * A git whose result may not be needed, started now to use a core that
+ * would wait: run_git_start() starts cp, run_git_finish() waits for it
+ * and returns what run_git() would have, run_git_abandon() kills it
+ * (SIGTERM) and forgets it.  Its output is read only by
+ * run_git_finish(): one that fills a pipe waits until then.  A fatal
+ * signal, or exit() and so die(), kills it too.
+ */
+struct run_async;
+struct run_async *run_git_start(struct child_process *cp);
+int run_git_finish(struct run_async *a);
+void run_git_abandon(struct run_async *a);
+
+/*
  * run_git() for a command that must succeed: else die_with_git(), with
  * what git said on cp->err or, when that is NULL, on a buffer of our own.
  */
