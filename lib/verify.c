@@ -592,28 +592,15 @@ static void parse_numstat(const struct strbuf *out, struct numstat *ns,
 		die("cannot parse the output of git diff --numstat: %s", why);
 }
 
-/*
- * What a messy verdict needs: git request-pull's diffstat as it is
- * today, from the merge base of <upstream> and the tip that git
- * merge-base picks (the request's own "since commit" would give the
- * request's diffstat by definition), into rp[0]; the subject of that
- * base, unless subject is NULL, into rp[1].  Returns how many gits.
- */
-static size_t messy_cmds(struct child_process *rp, const struct pull *p,
-			 const char *base, struct strbuf *out,
-			 struct strbuf *subject)
+/* Prepare cp to give the subject of the merge base base into out. */
+static void base_subject_cmd(struct child_process *cp, const char *base,
+			     struct strbuf *out)
 {
-	static const char *const numstat[] = { "--numstat", "-z", NULL };
-
-	request_pull_diff(&rp[0], p, base, NULL, numstat);
-	rp[0].out = out;
-	if (!subject)
-		return 1;
-	strvec_pushl(&rp[1].args, "log", "-1", "--no-show-signature",
+	strvec_pushl(&cp->args, "log", "-1", "--no-show-signature",
 		     "--format=%s", "--end-of-options", base, NULL);
-	rp[1].out = subject;
-	return 2;
+	cp->out = out;
 }
+
 
 /*
  * Verify one request; its report goes into sb.  FAILED, with fail
@@ -650,7 +637,10 @@ static enum verdict verify_one(const struct options *opts,
 	const char *why, *how = NULL;
 	enum verdict v;
 	int porcelain = opts->porcelain;
-	size_t nr, messy_nr = 0;
+	struct strbuf rp_err = STRBUF_INIT;
+	struct child_process spec = CHILD_PROCESS_INIT;
+	struct run_async *rp_async = NULL;
+	size_t nr, described = 0;
 	int rcs[2], subject_later = 0;
 
 	add_str(&url, &req->url);
@@ -715,24 +705,36 @@ static enum verdict verify_one(const struct options *opts,
 	p.head.name = tip.buf;
 	strbuf_reset(&p.head.oid);
 	strbuf_addstr(&p.head.oid, tip.buf);
-	merge_run(&m, &p, 0, &bases);
+	/*
+	 * Several merge bases make a messy request likely: the diff its
+	 * verdict needs, git request-pull's from the first, then runs while
+	 * the merge does, on the other core, and is abandoned when the
+	 * verdict does not need it.
+	 */
+	merge_start(&m, &p, 0, &bases);
+	if (bases.nr > 1) {
+		request_pull_diff(&spec, &p, bases.v[0], NULL, numstat);
+		spec.out = &rp_out;
+		spec.err = &rp_err;
+		rp_async = run_git_start(&spec);
+	}
+	merge_finish(&m);
 
 	/*
-	 * Then, at once: the clean diff; beside it, when several merge
-	 * bases make a messy request likely, what its verdict needs, on
-	 * another core; and the subject of a fetched tip, for the report.
+	 * Then, at once: the clean diff; beside it, the subject of the
+	 * merge base when several make a messy request likely, and the
+	 * subject of a fetched tip, for the report.
 	 */
 	nr = 0;
 	if (!m.conflicted) {
 		merge_diff(&cp[0], &m, NULL, porcelain ? numstat : numstat_stat);
 		cp[0].out = &clean_out;
 		cps[nr++] = &cp[0];
-		if (bases.nr > 1)
-			messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
-					      porcelain ? NULL : &desc);
-		while (nr < 1 + messy_nr) {
-			cps[nr] = &cp[nr];
-			nr++;
+		/* likely messy: a report then names the base */
+		if (bases.nr > 1 && !porcelain) {
+			base_subject_cmd(&cp[1], bases.v[0], &desc);
+			cps[nr++] = &cp[1];
+			described = 1;
 		}
 	}
 	if (subject_later && !porcelain) {
@@ -810,13 +812,23 @@ static enum verdict verify_one(const struct options *opts,
 		goto out;
 	}
 
-	if (!messy_nr) {
-		messy_nr = messy_cmds(&cp[1], &p, bases.v[0], &rp_out,
-				      porcelain ? NULL : &desc);
-		cps[0] = &cp[1];
-		cps[1] = &cp[2];
-		run_git_all_or_die(cps, messy_nr);
+	nr = 0;
+	if (rp_async) {
+		int rc = run_git_finish(rp_async);
+
+		rp_async = NULL;
+		if (rc)
+			die_with_git("git diff", rc, &rp_err);
+	} else {
+		request_pull_diff(&cp[1], &p, bases.v[0], NULL, numstat);
+		cp[1].out = &rp_out;
+		cps[nr++] = &cp[1];
 	}
+	if (!porcelain && !described) {
+		base_subject_cmd(&cp[2], bases.v[0], &desc);
+		cps[nr++] = &cp[2];
+	}
+	run_git_all_or_die(cps, nr);
 	parse_numstat(&rp_out, &rp, NULL);
 	match_rows(req, &rp, &rpmt);
 	numstat_totals(&rp, &ct);
@@ -856,6 +868,7 @@ static enum verdict verify_one(const struct options *opts,
 			!porcelain && quote_path_config());
 
 out:
+	run_git_abandon(rp_async);
 	if (porcelain)
 		strbuf_addf(sb, "verdict %s\n", verdict_name[v]);
 	match_release(&mt);
@@ -876,6 +889,7 @@ out:
 	strbuf_release(&desc);
 	strbuf_release(&local);
 	strbuf_release(&base_tip);
+	strbuf_release(&rp_err);
 	return v;
 
 failed:

@@ -75,6 +75,15 @@ expect_death_by() {
 	expect_death_by TERM
 }
 
+@test "SIGTERM to --verify while merge-tree and request-pull's diff run side by side: both die with it, nothing left" {
+	git request-pull linus "$PWD" topic >"$BATS_TEST_TMPDIR/request"
+	[ "$(git merge-base --all linus topic | wc -l)" = 2 ]
+	hanging_gits merge-tree --no-pager
+	start_tool_until_hanging 2 --verify="$BATS_TEST_TMPDIR/request" --allow-local linus
+	kill -TERM "$TOOL_PID"
+	expect_death_by TERM
+}
+
 @test "^C or ^\\ to the whole process group while merge-tree runs: exit 130 or 131, quietly, nothing left" {
 	hanging_gits
 	for sig in INT QUIT; do
