@@ -214,18 +214,20 @@ static void start(struct running *r, struct child_process *cp,
 }
 
 /*
- * Read what they write until they have all exited.  SIGCHLD wakes the
- * poll through the signals' pipe, so that a child which writes nothing
- * is seen to exit too.
+ * Read what they write until they have all exited: 1; or, when timeout
+ * (milliseconds) is not negative, until that long has passed without
+ * any news: 0.  SIGCHLD wakes the poll through the signals' pipe, so
+ * that a child which writes nothing is seen to exit too.
  */
-static void wait_all(struct running *r, size_t nr)
+static int wait_all(struct running *r, size_t nr, int timeout)
 {
 	struct pollfd *pfd = xmalloc((2 * nr + 1) * sizeof(*pfd));
 	size_t *which = xmalloc((2 * nr + 1) * sizeof(*which));
+	int all = 1;
 
 	for (;;) {
 		size_t i, n = 0, k, left = 0;
-		int sig, s;
+		int sig, s, ready;
 
 		for (i = 0; i < nr; i++) {
 			pid_t w;
@@ -257,13 +259,18 @@ static void wait_all(struct running *r, size_t nr)
 					pfd[n].events = POLLIN;
 					which[n++] = 2 * i + (size_t)s;
 				}
-		if (poll(pfd, n, -1) < 0) {
+		ready = poll(pfd, n, timeout);
+		if (ready < 0) {
 			if (errno != EINTR)
 				die_errno("poll");
 			continue;
 		}
 		if ((sig = signals_take()))
 			die_of_signal(r, nr, sig);
+		if (!ready) {
+			all = 0;
+			break;
+		}
 		for (k = 1; k < n; k++) {
 			struct running *c = &r[which[k] / 2];
 
@@ -276,6 +283,7 @@ static void wait_all(struct running *r, size_t nr)
 	}
 	free(pfd);
 	free(which);
+	return all;
 }
 
 /* run_git()'s return of a child that has exited */
@@ -292,7 +300,7 @@ static int run(struct child_process *cp, struct strbuf *err)
 	struct running r;
 
 	start(&r, cp, err);
-	wait_all(&r, 1);
+	wait_all(&r, 1, -1);
 	return status_of(&r);
 }
 
@@ -308,7 +316,7 @@ void run_git_all(struct child_process **cps, int *rcs, size_t nr)
 		n = nr - at < MAX_RUNNING ? nr - at : MAX_RUNNING;
 		for (i = 0; i < n; i++)
 			start(&r[i], cps[at + i], cps[at + i]->err);
-		wait_all(r, n);
+		wait_all(r, n, -1);
 		for (i = 0; i < n; i++)
 			rcs[at + i] = status_of(&r[i]);
 	}
@@ -318,17 +326,66 @@ struct run_async {
 	struct running r;
 };
 
-struct run_async *run_git_start(struct child_process *cp)
+/* Put a, just started, among the gits killed at exit. */
+static void reap_at_exit(struct run_async *a)
 {
 	static int registered;
-	struct run_async *a = xmalloc(sizeof(*a));
 
 	if (!registered++)
 		at_cleanup(reap_started);
-	start(&a->r, cp, cp->err);
 	a->r.next = started;
 	started = &a->r;
+}
+
+struct run_async *run_git_start(struct child_process *cp)
+{
+	struct run_async *a = xmalloc(sizeof(*a));
+
+	start(&a->r, cp, cp->err);
+	reap_at_exit(a);
 	return a;
+}
+
+struct run_async *run_fork(void (*fn)(void *), void *data,
+			   struct strbuf *out, struct strbuf *err)
+{
+	struct run_async *a = xmalloc(sizeof(*a));
+	int fd[2][2];
+
+	make_pipe(fd[0]);
+	make_pipe(fd[1]);
+	fflush(stdout);		/* or the child would write it again */
+	fflush(stderr);
+	a->r.pid = fork();
+	if (a->r.pid < 0)
+		die_errno("cannot fork");
+	if (!a->r.pid) {
+		if (dup2(fd[0][1], 1) < 0 || dup2(fd[1][1], 2) < 0)
+			_exit(128);
+		close(fd[0][0]);
+		close(fd[0][1]);
+		close(fd[1][0]);
+		close(fd[1][1]);
+		started = NULL;		/* the parent's, not ours to kill */
+		signals_forked();
+		fn(data);
+		exit(fflush(stdout) || ferror(stdout) ? 128 : 0);
+	}
+	close(fd[0][1]);
+	close(fd[1][1]);
+	a->r.fd[0] = fd[0][0];
+	a->r.fd[1] = fd[1][0];
+	a->r.sink[0] = out;
+	a->r.sink[1] = err;
+	a->r.status = 0;
+	a->r.exited = 0;
+	reap_at_exit(a);
+	return a;
+}
+
+int run_git_wait(struct run_async *a, int timeout)
+{
+	return a->r.exited || wait_all(&a->r, 1, timeout);
 }
 
 /* Forget a, which run_git_start() started: it is waited for. */
@@ -348,7 +405,7 @@ int run_git_finish(struct run_async *a)
 {
 	int rc;
 
-	wait_all(&a->r, 1);
+	wait_all(&a->r, 1, -1);
 	unregister(a);
 	rc = status_of(&a->r);
 	free(a);

@@ -68,6 +68,23 @@ int run_git_finish(struct run_async *a);
 void run_git_abandon(struct run_async *a);
 
 /*
+ * Has a exited?  Wait up to timeout milliseconds (0: not at all) for
+ * it to: 1 when it has, and run_git_finish() then returns at once.
+ */
+int run_git_wait(struct run_async *a, int timeout);
+
+/*
+ * Work of ours whose result may not be needed, beside a git that
+ * runs: fork, and have the child call fn(data) and exit 0 (or 128
+ * when its stdout cannot be written), its stdout going to out and its
+ * stderr to err, as a git's would.  It is then finished or abandoned
+ * as run_git_start()'s gits are; it kills no git of ours at its exit,
+ * only its own, and removes nothing that is ours (quarantine.h).
+ */
+struct run_async *run_fork(void (*fn)(void *), void *data,
+			   struct strbuf *out, struct strbuf *err);
+
+/*
  * run_git() for a command that must succeed: else die_with_git(), with
  * what git said on cp->err or, when that is NULL, on a buffer of our own.
  */

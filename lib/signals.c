@@ -33,15 +33,20 @@ static void set_flags(int fd, int fd_flag, int fl_flag)
 		die_errno("fcntl");
 }
 
+static void make_self_pipe(void)
+{
+	if (pipe(self_pipe) < 0)
+		die_errno("cannot create a pipe");
+	set_flags(self_pipe[0], FD_CLOEXEC, O_NONBLOCK);
+	set_flags(self_pipe[1], FD_CLOEXEC, O_NONBLOCK);
+}
+
 void signals_init(void)
 {
 	struct sigaction sa;
 	size_t i;
 
-	if (pipe(self_pipe) < 0)
-		die_errno("cannot create a pipe");
-	set_flags(self_pipe[0], FD_CLOEXEC, O_NONBLOCK);
-	set_flags(self_pipe[1], FD_CLOEXEC, O_NONBLOCK);
+	make_self_pipe();
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = handler;
@@ -52,6 +57,13 @@ void signals_init(void)
 	for (i = 0; i < sizeof(caught) / sizeof(*caught); i++)
 		if (sigaction(caught[i], &sa, NULL) < 0)
 			die_errno("sigaction");
+}
+
+void signals_forked(void)
+{
+	close(self_pipe[0]);
+	close(self_pipe[1]);
+	make_self_pipe();
 }
 
 int signals_fd(void)

@@ -13,9 +13,12 @@
  * signals_die() runs the cleanups registered with at_cleanup() and then
  * dies of that same signal, so the caller's shell sees the usual status.
  * Cleanups registered with at_cleanup() also run at exit(), thus at die().
+ * A child of fork() calls signals_forked(): a self-pipe of its own, so
+ * that neither process takes the other's wake-ups.
  */
 
 void signals_init(void);
+void signals_forked(void);
 int signals_fd(void);
 int signals_take(void);
 NORETURN void signals_die(int sig);
