@@ -1,3 +1,4 @@
+#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -319,50 +320,181 @@ static int fetched_want(const char *ref, const char *want)
 }
 
 /*
- * git fetch <url> <ref> into the scratch repository, as the ref
- * refs/clean-diffstat/<n>; the commit it names (a tag peeled) into oid.
- * When that is want itself, its subject is left for later: *later is
- * set, and the caller asks git log along with other work.  On failure,
- * -1 and why.
+ * A request, once its tip is known: what report() needs.  tip is the
+ * commit that is merged, how says where it came from ("local",
+ * "fetched", "moved"); when subject_later is set, report() asks git
+ * log for the tip's subject along with other work.
  */
-static int fetch_tip(const struct pull *p, const char *url, const char *ref,
-		     const char *want, size_t n, int allow_local,
-		     struct strbuf *oid, struct strbuf *subject, int *later,
+struct verifying {
+	const struct options *opts;
+	const struct pullmsg *msg;
+	struct pull p;
+	struct strbuf url, ref, want, tip, subject;
+	const char *how;
+	int subject_later;
+};
+
+static enum verdict report(struct verifying *vf, struct strbuf *sb);
+
+/*
+ * report() run ahead, on the request's own tip, while the fetch checks
+ * what it received: git fetch's last step, a walk of every new object
+ * (its connectivity check), takes as long as the merge and the diffs,
+ * on one core, and the pack it checks is complete before it begins.
+ * The report is used only when the fetch then succeeds and its ref
+ * is that tip: the same commit, from the same objects, gives the same
+ * report.  Else it is thrown away, and so is any error of the child
+ * that made it: only what happens after the fetch is told.
+ */
+struct ahead {
+	struct run_async *child;
+	struct strbuf out, err;
+};
+
+/* In the child of run_fork(): the verdict's number, a newline, the report. */
+static void report_ahead(void *data)
+{
+	struct strbuf sb = STRBUF_INIT;
+	enum verdict v = report(data, &sb);
+
+	printf("%d\n", (int)v);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+/* Can report() run ahead on the tip the request names?  A whole id. */
+static int can_run_ahead(const struct verifying *vf)
+{
+	size_t i;
+
+	if (vf->want.len != vf->p.upstream.oid.len)
+		return 0;
+	for (i = 0; i < vf->want.len; i++)
+		if (!strchr("0123456789abcdef", vf->want.buf[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * Has the fetch's pack arrived?  git index-pack names it pack-<id>.idx
+ * last of all, once the pack is complete: after that, the fetch only
+ * checks it and sets the ref.
+ */
+static int pack_arrived(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	strbuf_addf(&path, "%s/objects/pack", scratch.buf);
+	d = opendir(path.buf);
+	while (d && !found && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		found = len > 9 && !strncmp(de->d_name, "pack-", 5) &&
+			!strcmp(de->d_name + len - 4, ".idx");
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&path);
+	return found;
+}
+
+static void run_ahead(struct verifying *vf, struct ahead *ahead)
+{
+	/* what the child sees: the tip fetched as the request says */
+	strbuf_reset(&vf->tip);
+	strbuf_addstr(&vf->tip, vf->want.buf);
+	vf->how = "fetched";
+	vf->subject_later = 1;
+	ahead->child = run_fork(report_ahead, vf, &ahead->out, &ahead->err);
+	strbuf_reset(&vf->tip);
+	vf->how = NULL;
+	vf->subject_later = 0;
+}
+
+/*
+ * The report run ahead, when the fetch brought the tip it was made for
+ * and it was made: its verdict, its report into sb, and what it said
+ * on stderr passed on.  Else the child is forgotten, and -1.
+ */
+static int use_ahead(struct ahead *ahead, const struct verifying *vf,
+		     struct strbuf *sb)
+{
+	char *end;
+	long v;
+
+	if (!ahead->child)
+		return -1;
+	if (!vf->how || strcmp(vf->how, "fetched") ||
+	    strcmp(vf->tip.buf, vf->want.buf)) {
+		run_git_abandon(ahead->child);
+		ahead->child = NULL;
+		return -1;
+	}
+	v = run_git_finish(ahead->child) ? -1 : strtol(ahead->out.buf, &end, 10);
+	ahead->child = NULL;
+	if (v < 0 || v >= FAILED || end == ahead->out.buf || *end != '\n')
+		return -1;
+	fwrite(ahead->err.buf, 1, ahead->err.len, stderr);
+	strbuf_addstr(sb, end + 1);
+	return (int)v;
+}
+
+/*
+ * git fetch <url> <ref> into the scratch repository, as the ref
+ * refs/clean-diffstat/<n>; the commit it names (a tag peeled) into
+ * vf->tip.  When that is the request's tip itself, its subject is left
+ * for report(): vf->subject_later is set.  While the fetch checks its
+ * pack, report() runs ahead (struct ahead).  On failure, -1 and why.
+ */
+static int fetch_tip(struct verifying *vf, struct ahead *ahead,
 		     struct failure *fail)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf dst = STRBUF_INIT;
+	const char *url = vf->url.buf, *ref = vf->ref.len ? vf->ref.buf : "HEAD";
+	struct run_async *fetch;
 	int rc;
 
-	scratch_create(p);
-	strbuf_addf(&dst, "refs/clean-diffstat/%zu", n);
+	scratch_create(&vf->p);
+	strbuf_addf(&dst, "refs/clean-diffstat/%zu", vf->msg->number);
+	/* a pack even of one object: what run_ahead() waits for */
 	strvec_pushl(&cp.args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
 		     "-c", "fetch.writeCommitGraph=false",
+		     "-c", "fetch.unpackLimit=1",
 		     "-c", "core.hooksPath=/dev/null", "fetch", "-q",
 		     "--no-tags", "--no-write-fetch-head",
 		     "--no-recurse-submodules", "--end-of-options", url, NULL);
-	strvec_pushf(&cp.args, "+%s:%s", *ref ? ref : "HEAD", dst.buf);
-	scratch_env(&cp.env, p->objdir.buf);
+	strvec_pushf(&cp.args, "+%s:%s", ref, dst.buf);
+	scratch_env(&cp.env, vf->p.objdir.buf);
 	strvec_pushf(&cp.env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
-		     allow_local ? ":file" : "");
+		     vf->opts->allow_local ? ":file" : "");
 	strvec_push(&cp.env, "GIT_TERMINAL_PROMPT=0");
 	cp.err = &fail->detail;
-	rc = run_git(&cp);
+	fetch = run_git_start(&cp);
+	if (can_run_ahead(vf))
+		while (!run_git_wait(fetch, 2))
+			if (pack_arrived()) {
+				run_ahead(vf, ahead);
+				break;
+			}
+	rc = run_git_finish(fetch);
 	strbuf_trim_newlines(&fail->detail);
 	if (rc)
-		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'",
-			    *ref ? ref : "HEAD", url);
-	if (!rc && fetched_want(dst.buf, want)) {
-		strbuf_reset(oid);
-		strbuf_addstr(oid, want);
-		*later = 1;
+		strbuf_addf(&fail->why, "cannot fetch '%s' from '%s'", ref, url);
+	if (!rc && fetched_want(dst.buf, vf->want.buf)) {
+		strbuf_reset(&vf->tip);
+		strbuf_addstr(&vf->tip, vf->want.buf);
+		vf->subject_later = 1;
 	} else if (!rc) {
 		struct strbuf out = STRBUF_INIT;
 
-		commit_id_cmd(&cp, dst.buf, p->objdir.buf, &out);
-		if (commit_id(run_git(&cp), &out, oid, subject))
+		commit_id_cmd(&cp, dst.buf, vf->p.objdir.buf, &out);
+		if (commit_id(run_git(&cp), &out, &vf->tip, &vf->subject))
 			strbuf_addf(&fail->why, "'%s' at '%s' is no commit",
-				    *ref ? ref : "HEAD", url);
+				    ref, url);
 		strbuf_release(&out);
 	}
 	strbuf_release(&dst);
@@ -603,21 +735,21 @@ static void base_subject_cmd(struct child_process *cp, const char *base,
 
 
 /*
- * Verify one request; its report goes into sb.  FAILED, with fail
- * filled in and nothing in sb, when it cannot be.
+ * Merge vf's tip into the upstream, compare, and write the report into
+ * sb: the verdict.
  */
-static enum verdict verify_one(const struct options *opts,
-			       const struct pullmsg *msg, struct strbuf *sb,
-			       struct failure *fail)
+static enum verdict report(struct verifying *vf, struct strbuf *sb)
 {
 	static const char *const numstat[] = { "--numstat", "-z", NULL };
 	/* the clean diffstat a messy report prints, from the same diff */
 	static const char *const numstat_stat[] = {
 		"--numstat", "-z", "--stat", "--summary", NULL
 	};
-	const struct pullmsg_request *req = &msg->req;
-	struct strbuf url = STRBUF_INIT, ref = STRBUF_INIT, tip = STRBUF_INIT;
-	struct strbuf want = STRBUF_INIT, subject = STRBUF_INIT;
+	const struct pullmsg_request *req = &vf->msg->req;
+	struct pull *p = &vf->p;
+	struct strbuf *url = &vf->url, *ref = &vf->ref, *want = &vf->want;
+	struct strbuf *tip = &vf->tip, *subject = &vf->subject;
+	const char *how = vf->how;
 	struct strbuf desc = STRBUF_INIT, local = STRBUF_INIT;
 	struct strbuf base_tip = STRBUF_INIT;	/* the log's id of the tip */
 	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
@@ -631,89 +763,28 @@ static enum verdict verify_one(const struct options *opts,
 	struct strvec bases = STRVEC_INIT;
 	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
 	struct totals ct;
-	struct pull p;
 	struct merge m;
-	const struct rewrite *rw;
-	const char *why, *how = NULL;
 	enum verdict v;
-	int porcelain = opts->porcelain;
+	int porcelain = vf->opts->porcelain;
 	struct strbuf rp_err = STRBUF_INIT;
 	struct child_process spec = CHILD_PROCESS_INIT;
 	struct run_async *rp_async = NULL;
 	size_t nr, described = 0;
-	int rcs[2], subject_later = 0;
 
-	add_str(&url, &req->url);
-	add_str(&ref, &req->ref);
-	add_str(&want, &req->tip);
-	/* untrusted: checked before anything runs */
-	if (pullmsg_check_url(url.buf, url.len, opts->allow_local, NULL, &why)) {
-		strbuf_addstr(&fail->why, "refusing to fetch from ");
-		quote_arg(&fail->why, url.buf, url.len);
-		strbuf_addf(&fail->why, ": %s", why);
-		goto failed;
-	}
-	if (ref.len && pullmsg_check_ref(ref.buf, ref.len, &why)) {
-		strbuf_addstr(&fail->why, "refusing to fetch ");
-		quote_arg(&fail->why, ref.buf, ref.len);
-		strbuf_addf(&fail->why, ": %s", why);
-		goto failed;
-	}
-	/*
-	 * Beside resolve()'s rev-parse: whether the tip is in this
-	 * repository, and the receiver's url.<base>.insteadOf (the first
-	 * time), which gives the URL the fetch would use.
-	 */
-	commit_id_cmd(&cp[0], want.buf, NULL, &local);
-	nr = 1 + (size_t)rewrites_cmd(&cp[1]);
-	resolve_beside(&p, opts->upstream, opts->upstream, cps, rcs, nr);
-	if (nr > 1)
-		parse_rewrites(rcs[1]);
-	if ((rw = rewrite_of(url.buf))) {
-		struct strbuf used = STRBUF_INIT;
-
-		strbuf_addf(&used, "%s%s", rw->base, url.buf + strlen(rw->prefix));
-		if (pullmsg_check_url(used.buf, used.len, opts->allow_local,
-				      NULL, &why)) {
-			strbuf_addstr(&fail->why, "refusing to fetch from ");
-			quote_arg(&fail->why, used.buf, used.len);
-			strbuf_addstr(&fail->why, " (url.");
-			quote_shown(&fail->why, rw->base, strlen(rw->base));
-			strbuf_addf(&fail->why, ".insteadOf of '%s'): %s",
-				    url.buf, why);
-		}
-		strbuf_release(&used);
-	}
-	if (fail->why.len)
-		;			/* refused: no tip */
-	else if (!commit_id(rcs[0], &local, &tip, &subject))
-		how = "local";
-	else if (opts->no_fetch)
-		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
-			    "and --no-fetch forbids fetching '%s' from '%s'",
-			    want.buf, ref.len ? ref.buf : "HEAD", url.buf);
-	else if (!fetch_tip(&p, url.buf, ref.buf, want.buf, msg->number,
-			    opts->allow_local, &tip, &subject, &subject_later,
-			    fail))
-		how = strncmp(tip.buf, want.buf, want.len) ? "moved" : "fetched";
-	if (!how) {
-		strbuf_release(&local);
-		pull_release(&p);
-		goto failed;
-	}
 	/* <upstream> as resolved, and the tip: no second rev-parse */
-	p.head.name = tip.buf;
-	strbuf_reset(&p.head.oid);
-	strbuf_addstr(&p.head.oid, tip.buf);
+	p->head.name = tip->buf;
+	strbuf_reset(&p->head.oid);
+	strbuf_addstr(&p->head.oid, tip->buf);
+
 	/*
 	 * Several merge bases make a messy request likely: the diff its
 	 * verdict needs, git request-pull's from the first, then runs while
 	 * the merge does, on the other core, and is abandoned when the
 	 * verdict does not need it.
 	 */
-	merge_start(&m, &p, 0, &bases);
+	merge_start(&m, p, 0, &bases);
 	if (bases.nr > 1) {
-		request_pull_diff(&spec, &p, bases.v[0], NULL, numstat);
+		request_pull_diff(&spec, p, bases.v[0], NULL, numstat);
 		spec.out = &rp_out;
 		spec.err = &rp_err;
 		rp_async = run_git_start(&spec);
@@ -737,29 +808,29 @@ static enum verdict verify_one(const struct options *opts,
 			described = 1;
 		}
 	}
-	if (subject_later && !porcelain) {
+	if (vf->subject_later && !porcelain) {
 		strbuf_reset(&local);
-		commit_id_cmd(&cp[3], tip.buf, p.objdir.buf, &local);
+		commit_id_cmd(&cp[3], tip->buf, p->objdir.buf, &local);
 		cps[nr++] = &cp[3];
 	}
 	run_git_all_or_die(cps, nr);
-	if (subject_later && !porcelain &&
-	    commit_id(0, &local, &base_tip, &subject))
-		die("git log gave no subject for %s", tip.buf);
+	if (vf->subject_later && !porcelain &&
+	    commit_id(0, &local, &base_tip, subject))
+		die("git log gave no subject for %s", tip->buf);
 
 	if (porcelain) {
-		strbuf_addf(sb, "message %zu\nurl ", msg->number);
-		quote_c_style(sb, url.buf, url.len, 1);
+		strbuf_addf(sb, "message %zu\nurl ", vf->msg->number);
+		quote_c_style(sb, url->buf, url->len, 1);
 		strbuf_addstr(sb, "\nref ");
-		quote_c_style(sb, ref.buf, ref.len, 1);
-		strbuf_addf(sb, "\ntip %s %s %s\n", want.buf, tip.buf, how);
+		quote_c_style(sb, ref->buf, ref->len, 1);
+		strbuf_addf(sb, "\ntip %s %s %s\n", want->buf, tip->buf, how);
 		strbuf_addf(sb, "request %ld %ld %ld\n", req->files,
 			    req->insertions, req->deletions);
 	} else {
-		strbuf_addf(sb, "pull request: %s%s%s\n", url.buf,
-			    ref.len ? " " : "", ref.buf);
-		strbuf_addf(sb, "tip: %s ", tip.buf);
-		quote_shown(sb, subject.buf, subject.len);
+		strbuf_addf(sb, "pull request: %s%s%s\n", url->buf,
+			    ref->len ? " " : "", ref->buf);
+		strbuf_addf(sb, "tip: %s ", tip->buf);
+		quote_shown(sb, subject->buf, subject->len);
 		strbuf_addch(sb, '\n');
 		if (!strcmp(how, "local"))
 			strbuf_addstr(sb, "the tip is in this repository\n");
@@ -768,7 +839,7 @@ static enum verdict verify_one(const struct options *opts,
 		else
 			strbuf_addf(sb, "the branch moved since the request: it "
 				    "asks for %s, the branch is at %s\n",
-				    want.buf, tip.buf);
+				    want->buf, tip->buf);
 		strbuf_addstr(sb, "request's diffstat: ");
 		add_totals(sb, &(struct totals){ req->files, req->insertions,
 						 req->deletions });
@@ -787,7 +858,7 @@ static enum verdict verify_one(const struct options *opts,
 			}
 		} else {
 			strbuf_addf(sb, "verdict: conflicts: merging it into "
-				    "'%s' conflicts:\n", p.upstream.name);
+				    "'%s' conflicts:\n", p->upstream.name);
 			conflict_lines(sb, &m.res);
 		}
 		v = CONFLICTS;
@@ -820,7 +891,7 @@ static enum verdict verify_one(const struct options *opts,
 		if (rc)
 			die_with_git("git diff", rc, &rp_err);
 	} else {
-		request_pull_diff(&cp[1], &p, bases.v[0], NULL, numstat);
+		request_pull_diff(&cp[1], p, bases.v[0], NULL, numstat);
 		cp[1].out = &rp_out;
 		cps[nr++] = &cp[1];
 	}
@@ -857,7 +928,7 @@ static enum verdict verify_one(const struct options *opts,
 		else if (clean.nr < (size_t)req->files ||
 			 ct.ins + ct.del < req->insertions + req->deletions)
 			strbuf_addf(sb, "'%s' already has some of these changes",
-				    p.upstream.name);
+				    p->upstream.name);
 		else
 			strbuf_addstr(sb, "the request's diffstat is not "
 				      "what pulling it changes");
@@ -880,25 +951,116 @@ out:
 	strbuf_release(&rp_out);
 	strvec_clear(&bases);
 	merge_release(&m);
-	pull_release(&p);
-	strbuf_release(&url);
-	strbuf_release(&ref);
-	strbuf_release(&tip);
-	strbuf_release(&want);
-	strbuf_release(&subject);
 	strbuf_release(&desc);
 	strbuf_release(&local);
 	strbuf_release(&base_tip);
 	strbuf_release(&rp_err);
 	return v;
+}
 
-failed:
-	strbuf_release(&subject);
-	strbuf_release(&url);
-	strbuf_release(&ref);
-	strbuf_release(&tip);
-	strbuf_release(&want);
-	return FAILED;
+static void verifying_release(struct verifying *vf)
+{
+	strbuf_release(&vf->url);
+	strbuf_release(&vf->ref);
+	strbuf_release(&vf->want);
+	strbuf_release(&vf->tip);
+	strbuf_release(&vf->subject);
+}
+
+/*
+ * Verify one request; its report goes into sb.  FAILED, with fail
+ * filled in and nothing in sb, when it cannot be.
+ */
+static enum verdict verify_one(const struct options *opts,
+			       const struct pullmsg *msg, struct strbuf *sb,
+			       struct failure *fail)
+{
+	const struct pullmsg_request *req = &msg->req;
+	struct verifying vf = {
+		.opts = opts, .msg = msg, .url = STRBUF_INIT,
+		.ref = STRBUF_INIT, .want = STRBUF_INIT, .tip = STRBUF_INIT,
+		.subject = STRBUF_INIT
+	};
+	struct ahead ahead = { NULL, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf local = STRBUF_INIT;
+	struct child_process cp[2] = { CHILD_PROCESS_INIT, CHILD_PROCESS_INIT };
+	struct child_process *cps[2] = { &cp[0], &cp[1] };
+	const struct rewrite *rw;
+	const char *why;
+	enum verdict v = FAILED;
+	int rcs[2], resolved = 0, ahead_v;
+	size_t nr;
+
+	add_str(&vf.url, &req->url);
+	add_str(&vf.ref, &req->ref);
+	add_str(&vf.want, &req->tip);
+	/* untrusted: checked before anything runs */
+	if (pullmsg_check_url(vf.url.buf, vf.url.len, opts->allow_local, NULL,
+			      &why)) {
+		strbuf_addstr(&fail->why, "refusing to fetch from ");
+		quote_arg(&fail->why, vf.url.buf, vf.url.len);
+		strbuf_addf(&fail->why, ": %s", why);
+		goto out;
+	}
+	if (vf.ref.len && pullmsg_check_ref(vf.ref.buf, vf.ref.len, &why)) {
+		strbuf_addstr(&fail->why, "refusing to fetch ");
+		quote_arg(&fail->why, vf.ref.buf, vf.ref.len);
+		strbuf_addf(&fail->why, ": %s", why);
+		goto out;
+	}
+	/*
+	 * Beside resolve()'s rev-parse: whether the tip is in this
+	 * repository, and the receiver's url.<base>.insteadOf (the first
+	 * time), which gives the URL the fetch would use.
+	 */
+	commit_id_cmd(&cp[0], vf.want.buf, NULL, &local);
+	nr = 1 + (size_t)rewrites_cmd(&cp[1]);
+	resolve_beside(&vf.p, opts->upstream, opts->upstream, cps, rcs, nr);
+	resolved = 1;
+	if (nr > 1)
+		parse_rewrites(rcs[1]);
+	if ((rw = rewrite_of(vf.url.buf))) {
+		struct strbuf used = STRBUF_INIT;
+
+		strbuf_addf(&used, "%s%s", rw->base,
+			    vf.url.buf + strlen(rw->prefix));
+		if (pullmsg_check_url(used.buf, used.len, opts->allow_local,
+				      NULL, &why)) {
+			strbuf_addstr(&fail->why, "refusing to fetch from ");
+			quote_arg(&fail->why, used.buf, used.len);
+			strbuf_addstr(&fail->why, " (url.");
+			quote_shown(&fail->why, rw->base, strlen(rw->base));
+			strbuf_addf(&fail->why, ".insteadOf of '%s'): %s",
+				    vf.url.buf, why);
+		}
+		strbuf_release(&used);
+	}
+	if (fail->why.len)
+		;			/* refused: no tip */
+	else if (!commit_id(rcs[0], &local, &vf.tip, &vf.subject))
+		vf.how = "local";
+	else if (opts->no_fetch)
+		strbuf_addf(&fail->why, "the tip %s is not in this repository, "
+			    "and --no-fetch forbids fetching '%s' from '%s'",
+			    vf.want.buf, vf.ref.len ? vf.ref.buf : "HEAD",
+			    vf.url.buf);
+	else if (!fetch_tip(&vf, &ahead, fail))
+		vf.how = strncmp(vf.tip.buf, vf.want.buf, vf.want.len) ?
+			 "moved" : "fetched";
+	if (!vf.how) {
+		run_git_abandon(ahead.child);
+		goto out;
+	}
+	ahead_v = use_ahead(&ahead, &vf, sb);
+	v = ahead_v >= 0 ? (enum verdict)ahead_v : report(&vf, sb);
+out:
+	if (resolved)
+		pull_release(&vf.p);
+	strbuf_release(&local);
+	strbuf_release(&ahead.out);
+	strbuf_release(&ahead.err);
+	verifying_release(&vf);
+	return v;
 }
 
 /*

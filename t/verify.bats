@@ -200,6 +200,84 @@ verifies_messy_porcelain() {
 	expect_unchanged
 }
 
+# hold_connectivity_check: git fetch's last step, its connectivity
+# check, runs core.alternateRefsCommand; once the pack is in the scratch
+# repository, that command waits (10 s at most) for a git merge-tree to
+# start (GIT_TRACE2 of every git, to the file trace) and then notes
+# "ahead" in the file ahead: the merge ran while the fetch was running.
+hold_connectivity_check() {
+	cat >"$BATS_TEST_TMPDIR/hold" <<-\EOF &&
+	#!/bin/sh
+	for idx in "$TMPDIR"/git-clean-diffstat.*/fetch.git/objects/pack/pack-*.idx; do
+		[ -e "$idx" ] || break
+		i=0
+		while [ $i -lt 200 ] && ! grep -q "cmd_name merge-tree" "$GIT_TRACE2"; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		! grep -q "cmd_name merge-tree" "$GIT_TRACE2" || echo ahead >>"$AHEAD"
+		break
+	done
+	exec git --git-dir="$1" for-each-ref --format='%(objectname)'
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/hold" &&
+	git config --global core.alternateRefsCommand "$BATS_TEST_TMPDIR/hold" &&
+	export GIT_TRACE2="$BATS_TEST_TMPDIR/trace" AHEAD="$BATS_TEST_TMPDIR/ahead"
+}
+
+@test "the merge and the diffs run while the fetch checks its pack, and give the report made after it" {
+	history_partly_pulled
+	publish topic
+	request linus topic
+	base=$(git merge-base linus topic)
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean"
+	receiver
+	hold_connectivity_check
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	echo ahead | test_cmp - "$BATS_TEST_TMPDIR/ahead"
+	{
+		fetched_header
+		cat <<-EOF
+		request's diffstat: 8 files changed, 47 insertions(+), 7 deletions(-)
+		clean diffstat:     5 files changed, 20 insertions(+), 5 deletions(-)
+		verdict: messy: the request's diffstat is git request-pull's, from the merge base ${base:0:12} (x2) alone; what pulling it changes is:
+		EOF
+		cat "$BATS_TEST_TMPDIR/clean"
+	} | expect_stdout
+	expect_no_stderr
+	expect_unchanged
+	expect_no_quarantine
+}
+
+@test "a branch that moved: the report made ahead on the request's tip is dropped for the branch's" {
+	simple_request
+	asked=$tip
+	test_commit c5 drivers/net/phy.c c5
+	publish topic
+	now=$(git rev-parse topic)
+	receiver
+	hold_connectivity_check
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	echo ahead | test_cmp - "$BATS_TEST_TMPDIR/ahead"
+	# the merge of the request's tip, then the branch's
+	[ "$(grep -c "cmd_name merge-tree" "$GIT_TRACE2")" = 2 ] || return 1
+	expect_stdout <<-EOF
+	pull request: $url topic
+	tip: $now c5
+	the branch moved since the request: it asks for $asked, the branch is at $now
+	request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+	clean diffstat:     3 files changed, 18 insertions(+), 2 deletions(-)
+	verdict: differs: the branch moved since the request
+	counted differently:
+	  request 15, clean +16 -0 drivers/net/phy.c
+	EOF
+	expect_no_stderr
+	expect_unchanged
+	expect_no_quarantine
+}
+
 @test "upstream merged part of the branch from elsewhere: differs, upstream has those changes" {
 	simple_request
 	git checkout -q linus
