@@ -733,6 +733,51 @@ static void base_subject_cmd(struct child_process *cp, const char *base,
 	cp->out = out;
 }
 
+/*
+ * Prepare cp to give, from one git, "<id>\n<subject>\n" for the tip
+ * (when tip is not NULL: first, a fetched one read from the scratch
+ * repository) and for the merge base base (when not NULL), into out.
+ */
+static void subjects_cmd(struct child_process *cp, const char *tip,
+			 const char *base, const char *objdir,
+			 struct strbuf *out)
+{
+	strvec_pushl(&cp->args, "log", "--no-walk=unsorted",
+		     "--no-show-signature", "--format=%H%n%s",
+		     "--end-of-options", NULL);
+	if (tip)
+		strvec_pushf(&cp->args, "%s^{commit}", tip);
+	if (base)
+		strvec_push(&cp->args, base);
+	if (tip && objdir)
+		scratch_env(&cp->env, objdir);
+	cp->out = out;
+}
+
+/*
+ * A subject from subjects_cmd()'s output: the first one (id NULL), or
+ * that of the commit id.  0, or -1 when there is none.
+ */
+static int subject_of(const struct strbuf *out, const char *id,
+		      struct strbuf *subject)
+{
+	const char *p = out->buf, *nl, *end;
+
+	while ((nl = strchr(p, '\n'))) {
+		end = strchr(nl + 1, '\n');
+		if (!end)
+			return -1;
+		if (!id || ((size_t)(nl - p) == strlen(id) &&
+			    !memcmp(p, id, strlen(id)))) {
+			strbuf_reset(subject);
+			strbuf_add(subject, nl + 1, (size_t)(end - nl - 1));
+			return 0;
+		}
+		p = end + 1;
+	}
+	return -1;
+}
+
 
 /*
  * Merge vf's tip into the upstream, compare, and write the report into
@@ -750,16 +795,14 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	struct strbuf *url = &vf->url, *ref = &vf->ref, *want = &vf->want;
 	struct strbuf *tip = &vf->tip, *subject = &vf->subject;
 	const char *how = vf->how;
-	struct strbuf desc = STRBUF_INIT, local = STRBUF_INIT;
-	struct strbuf base_tip = STRBUF_INIT;	/* the log's id of the tip */
+	struct strbuf desc = STRBUF_INIT, subjects = STRBUF_INIT;
 	struct strbuf clean_out = STRBUF_INIT, rp_out = STRBUF_INIT;
 	struct strbuf clean_stat = STRBUF_INIT;
 	struct numstat clean = NUMSTAT_INIT, rp = NUMSTAT_INIT;
-	struct child_process cp[4] = {
-		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT,
-		CHILD_PROCESS_INIT
+	struct child_process cp[3] = {
+		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT
 	};
-	struct child_process *cps[4] = { &cp[0], &cp[1], &cp[2], &cp[3] };
+	struct child_process *cps[3] = { &cp[0], &cp[1], &cp[2] };
 	struct strvec bases = STRVEC_INIT;
 	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
 	struct totals ct;
@@ -792,9 +835,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	merge_finish(&m);
 
 	/*
-	 * Then, at once: the clean diff; beside it, the subject of the
-	 * merge base when several make a messy request likely, and the
-	 * subject of a fetched tip, for the report.
+	 * Then, at once: the clean diff; beside it, from one git log, the
+	 * subject of a fetched tip and that of the merge base when several
+	 * make a messy request likely, for the report.
 	 */
 	nr = 0;
 	if (!m.conflicted) {
@@ -802,21 +845,20 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 		cp[0].out = &clean_out;
 		cps[nr++] = &cp[0];
 		/* likely messy: a report then names the base */
-		if (bases.nr > 1 && !porcelain) {
-			base_subject_cmd(&cp[1], bases.v[0], &desc);
-			cps[nr++] = &cp[1];
-			described = 1;
-		}
+		described = bases.nr > 1 && !porcelain;
 	}
-	if (vf->subject_later && !porcelain) {
-		strbuf_reset(&local);
-		commit_id_cmd(&cp[3], tip->buf, p->objdir.buf, &local);
-		cps[nr++] = &cp[3];
+	if ((vf->subject_later && !porcelain) || described) {
+		subjects_cmd(&cp[1], vf->subject_later && !porcelain ?
+			     tip->buf : NULL, described ? bases.v[0] : NULL,
+			     p->objdir.buf, &subjects);
+		cps[nr++] = &cp[1];
 	}
 	run_git_all_or_die(cps, nr);
 	if (vf->subject_later && !porcelain &&
-	    commit_id(0, &local, &base_tip, subject))
+	    subject_of(&subjects, NULL, subject))
 		die("git log gave no subject for %s", tip->buf);
+	if (described && subject_of(&subjects, bases.v[0], &desc))
+		die("git log gave no subject for %s", bases.v[0]);
 
 	if (porcelain) {
 		strbuf_addf(sb, "message %zu\nurl ", vf->msg->number);
@@ -952,8 +994,7 @@ out:
 	strvec_clear(&bases);
 	merge_release(&m);
 	strbuf_release(&desc);
-	strbuf_release(&local);
-	strbuf_release(&base_tip);
+	strbuf_release(&subjects);
 	strbuf_release(&rp_err);
 	return v;
 }
