@@ -460,10 +460,13 @@ static int fetch_tip(struct verifying *vf, struct ahead *ahead,
 
 	scratch_create(&vf->p);
 	strbuf_addf(&dst, "refs/clean-diffstat/%zu", vf->msg->number);
-	/* a pack even of one object: what run_ahead() waits for */
+	/*
+	 * A pack even of one object: what run_ahead() waits for.  No
+	 * fsync of it: it goes away with the quarantine.
+	 */
 	strvec_pushl(&cp.args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
 		     "-c", "fetch.writeCommitGraph=false",
-		     "-c", "fetch.unpackLimit=1",
+		     "-c", "fetch.unpackLimit=1", "-c", "core.fsync=none",
 		     "-c", "core.hooksPath=/dev/null", "fetch", "-q",
 		     "--no-tags", "--no-write-fetch-head",
 		     "--no-recurse-submodules", "--end-of-options", url, NULL);
