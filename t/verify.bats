@@ -85,15 +85,20 @@ fetched_header() {
 	expect_unchanged
 }
 
-@test "the document's messy request: messy, request-pull's merge base named, the clean diffstat printed" {
-	history_partly_pulled
-	publish topic
-	request linus topic
-	base=$(git merge-base linus topic)
-	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean"
+# messy_request: the document's messy history requested; its merge
+# base in $base, the procedure's clean diffstat in the file clean; cd to
+# the receiver.
+messy_request() {
+	history_partly_pulled &&
+	publish topic &&
+	request linus topic &&
+	base=$(git merge-base linus topic) &&
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
 	receiver
-	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
-	expect_status 1
+}
+
+# expect_messy_report: the report of messy_request's request.
+expect_messy_report() {
 	{
 		fetched_header
 		cat <<-EOF
@@ -103,6 +108,13 @@ fetched_header() {
 		EOF
 		cat "$BATS_TEST_TMPDIR/clean"
 	} | expect_stdout
+}
+
+@test "the document's messy request: messy, request-pull's merge base named, the clean diffstat printed" {
+	messy_request
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	expect_messy_report
 	expect_no_stderr
 	expect_unchanged
 }
@@ -178,15 +190,20 @@ verifies_messy_porcelain() {
 	expect_unchanged
 }
 
-@test "a branch that moved since the request: both ids, differs" {
-	simple_request
-	asked=$tip
-	test_commit c5 drivers/net/phy.c c5
-	publish topic
-	now=$(git rev-parse topic)
+# moved_request: history_simple's topic requested, then moved on by a
+# commit and published; the ids asked for and now there in $asked and
+# $now; cd to the receiver.
+moved_request() {
+	simple_request &&
+	asked=$tip &&
+	test_commit c5 drivers/net/phy.c c5 &&
+	publish topic &&
+	now=$(git rev-parse topic) &&
 	receiver
-	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
-	expect_status 1
+}
+
+# expect_moved_report: the report of moved_request's request.
+expect_moved_report() {
 	expect_stdout <<-EOF
 	pull request: $url topic
 	tip: $now c5
@@ -197,6 +214,13 @@ verifies_messy_porcelain() {
 	counted differently:
 	  request 15, clean +16 -0 drivers/net/phy.c
 	EOF
+}
+
+@test "a branch that moved since the request: both ids, differs" {
+	moved_request
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	expect_moved_report
 	expect_unchanged
 }
 
@@ -226,53 +250,26 @@ hold_connectivity_check() {
 }
 
 @test "the merge and the diffs run while the fetch checks its pack, and give the report made after it" {
-	history_partly_pulled
-	publish topic
-	request linus topic
-	base=$(git merge-base linus topic)
-	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean"
-	receiver
+	messy_request
 	hold_connectivity_check
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	expect_status 1
 	echo ahead | test_cmp - "$BATS_TEST_TMPDIR/ahead"
-	{
-		fetched_header
-		cat <<-EOF
-		request's diffstat: 8 files changed, 47 insertions(+), 7 deletions(-)
-		clean diffstat:     5 files changed, 20 insertions(+), 5 deletions(-)
-		verdict: messy: the request's diffstat is git request-pull's, from the merge base ${base:0:12} (x2) alone; what pulling it changes is:
-		EOF
-		cat "$BATS_TEST_TMPDIR/clean"
-	} | expect_stdout
+	expect_messy_report
 	expect_no_stderr
 	expect_unchanged
 	expect_no_quarantine
 }
 
 @test "a branch that moved: the report made ahead on the request's tip is dropped for the branch's" {
-	simple_request
-	asked=$tip
-	test_commit c5 drivers/net/phy.c c5
-	publish topic
-	now=$(git rev-parse topic)
-	receiver
+	moved_request
 	hold_connectivity_check
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	expect_status 1
 	echo ahead | test_cmp - "$BATS_TEST_TMPDIR/ahead"
 	# the merge of the request's tip, then the branch's
 	[ "$(grep -c "cmd_name merge-tree" "$GIT_TRACE2")" = 2 ] || return 1
-	expect_stdout <<-EOF
-	pull request: $url topic
-	tip: $now c5
-	the branch moved since the request: it asks for $asked, the branch is at $now
-	request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
-	clean diffstat:     3 files changed, 18 insertions(+), 2 deletions(-)
-	verdict: differs: the branch moved since the request
-	counted differently:
-	  request 15, clean +16 -0 drivers/net/phy.c
-	EOF
+	expect_moved_report
 	expect_no_stderr
 	expect_unchanged
 	expect_no_quarantine
