@@ -31,7 +31,7 @@ LIB_OBJS = lib/compare.o lib/conflicts.o lib/diff.o lib/gitmodules.o \
 	lib/merge.o lib/mtree.o lib/numstat.o lib/options.o lib/quarantine.o \
 	lib/quote.o lib/request-pull.o lib/resolve.o lib/run.o lib/signals.o \
 	lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o \
-	lib/pullmsg.o lib/verify.o
+	lib/pullmsg.o lib/verify.o lib/fetchgate.o lib/fetch.o lib/match.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1

@@ -120,10 +120,8 @@ int main(int argc, char **argv)
 	}
 	if (opts.mode == MODE_VERIFY) {
 		status = verify(&opts);
-		if (fflush(stdout) || ferror(stdout))
-			die_errno("cannot write the output");
 		options_release(&opts);
-		return status;
+		exit_flushing_stdout(status);
 	}
 
 	resolve(&p, opts.upstream, opts.head);

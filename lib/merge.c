@@ -137,19 +137,21 @@ static void parse_bases(const struct pull *p, int rc, struct strbuf *out,
 /*
  * Merge in memory; a conflict is no failure (git merge-tree exits 1).
  * The merge bases, when asked for, are found by a git merge-base run
- * while it merges.
+ * beside it.
  */
-void merge_start(struct merge *m, const struct pull *p, int allow_unrelated,
-		 struct strvec *bases)
+void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct strvec *bases)
 {
 	struct child_process cp = CHILD_PROCESS_INIT, mb = CHILD_PROCESS_INIT;
-	struct strbuf mb_out = STRBUF_INIT, mb_err = STRBUF_INIT;
+	struct child_process *cps[2] = { &cp, &mb };
+	struct strbuf mb_out = STRBUF_INIT, mb_err = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf cdup = STRBUF_INIT;
+	const char *why;
+	int rcs[2], rc;
 
 	memset(m, 0, sizeof(*m));
 	m->pull = p;
-	m->allow_unrelated = allow_unrelated;
 	strbuf_init(&m->output);
-	strbuf_init(&m->err);
 	strbuf_init(&m->tree);
 	strbuf_init(&m->paths);
 	quarantine_create();
@@ -177,28 +179,20 @@ void merge_start(struct merge *m, const struct pull *p, int allow_unrelated,
 	 */
 	strvec_pushf(&cp.env, "GIT_ATTR_SOURCE=%s", p->upstream.oid.buf);
 	cp.out = &m->output;
-	cp.err = &m->err;
-	m->running = run_git_start(&cp);
-	if (bases) {
+	cp.err = &err;
+	if (bases)
 		merge_base_cmd(&mb, p, &mb_out, &mb_err);
-		/* first: without a merge base, nothing else can be told */
-		parse_bases(p, run_git(&mb), &mb_out, &mb_err, bases);
-	}
+	run_git_all(cps, rcs, bases ? 2 : 1);
+	/* first: without a merge base, nothing else can be told */
+	if (bases)
+		parse_bases(p, rcs[1], &mb_out, &mb_err, bases);
 	strbuf_release(&mb_out);
 	strbuf_release(&mb_err);
-}
 
-void merge_finish(struct merge *m)
-{
-	const struct pull *p = m->pull;
-	struct strbuf cdup = STRBUF_INIT;
-	const char *why;
-	int rc = run_git_finish(m->running);
-
-	m->running = NULL;
+	rc = rcs[0];
 	if (rc == 129)
 		check_git_version();
-	if (rc != 0 && rc != 1 && !m->allow_unrelated && no_merge_base(p))
+	if (rc != 0 && rc != 1 && !allow_unrelated && no_merge_base(p))
 		die_unrelated(p, 1);
 	if ((rc != 0 && rc != 1) ||
 	    (rc == 1 && !memchr(m->output.buf, '\0', m->output.len))) {
@@ -210,8 +204,9 @@ void merge_finish(struct merge *m)
 		 */
 		if (rc > 0)
 			fwrite(m->output.buf, 1, m->output.len, stderr);
-		die_with_git("git merge-tree", rc, &m->err);
+		die_with_git("git merge-tree", rc, &err);
 	}
+	strbuf_release(&err);
 	if (mtree_parse(m->output.buf, m->output.len, p->upstream.oid.len,
 			&m->res, &why))
 		die("cannot parse the output of git merge-tree: %s", why);
@@ -224,13 +219,6 @@ void merge_finish(struct merge *m)
 	cdup_of(&cdup, p->prefix.buf);
 	gitmodules_config(&m->gitmodules, m->env.v, m->tree.buf, cdup.buf);
 	strbuf_release(&cdup);
-}
-
-void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
-	       struct strvec *bases)
-{
-	merge_start(m, p, allow_unrelated, bases);
-	merge_finish(m);
 }
 
 void merge_diff(struct child_process *cp, const struct merge *m,
@@ -271,7 +259,6 @@ void merge_release(struct merge *m)
 	strvec_clear(&m->gitmodules);
 	mtree_release(&m->res);
 	strbuf_release(&m->output);
-	strbuf_release(&m->err);
 	strbuf_release(&m->tree);
 	strbuf_release(&m->paths);
 }

@@ -37,23 +37,11 @@ struct merge {
 	struct strbuf tree;		/* the merged tree's id */
 	struct strbuf paths;		/* where res's entries' paths are */
 	int conflicted;
-	/* between merge_start() and merge_finish() */
-	struct run_async *running;	/* git merge-tree */
-	struct strbuf err;		/* what it says on stderr */
-	int allow_unrelated;
 };
 
 void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 	       struct strvec *bases);
 
-/*
- * merge_run() in two steps, for a caller with work to start while git
- * merge-tree runs: merge_start() starts it and returns once the merge
- * bases are known, merge_finish() waits for it and reads its result.
- */
-void merge_start(struct merge *m, const struct pull *p, int allow_unrelated,
-		 struct strvec *bases);
-void merge_finish(struct merge *m);
 void merge_release(struct merge *m);
 
 /*

@@ -6,13 +6,14 @@
 #include <string.h>
 
 #include "options.h"
+#include "signals.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "version.h"
 
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
-"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--porcelain] [<upstream>]\n"
+"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--porcelain] [<upstream>]\n"
 "\n"
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
@@ -24,6 +25,11 @@ static const char usage_text[] =
 "                          against what pulling it into <upstream> changes\n"
 "    --no-fetch            --verify: never fetch; the tip must be here\n"
 "    --allow-local         --verify: fetch from file:// and local paths too\n"
+"    --fetch-timeout=<seconds>\n"
+"                          --verify: give up a fetch after this long (600)\n"
+"    --fetch-stall=<seconds>\n"
+"                          --verify: give up a fetch that receives nothing\n"
+"                          for this long (60)\n"
 "    --allow-unrelated-histories\n"
 "                          allow merging histories without a common ancestor\n"
 "    -h                    show this help and exit\n"
@@ -45,6 +51,20 @@ NORETURN PRINTF(1, 2) static void usage_error(const char *fmt, ...)
 	fputs("\n", stderr);
 	fputs(usage_text, stderr);
 	exit(129);
+}
+
+/* The value of --fetch-timeout=<seconds> and the like: 0 is no limit. */
+static int parse_seconds(const char *arg, const char *value)
+{
+	char *end;
+	long n;
+
+	if (!isdigit((unsigned char)*value))
+		usage_error("'%s' needs a number of seconds", arg);
+	n = strtol(value, &end, 10);
+	if (*end || n > 86400L * 365)
+		usage_error("'%s' needs a number of seconds", arg);
+	return (int)n;
 }
 
 enum arg { NOARG, OPTARG, REQARG };
@@ -447,9 +467,15 @@ static int take_option(struct strvec *args, const struct seen *seen,
 static void check_mode(struct options *opts, const char **arg, int nr,
 		       const struct seen *seen, int nr_seen)
 {
-	if ((opts->no_fetch || opts->allow_local) && opts->mode != MODE_VERIFY)
-		usage_error("'%s' needs --verify", opts->no_fetch ?
-			    "--no-fetch" : "--allow-local");
+	if (opts->mode != MODE_VERIFY) {
+		if (opts->no_fetch || opts->allow_local)
+			usage_error("'%s' needs --verify", opts->no_fetch ?
+				    "--no-fetch" : "--allow-local");
+		if (opts->fetch_timeout >= 0 || opts->fetch_stall >= 0)
+			usage_error("'%s' needs --verify",
+				    opts->fetch_timeout >= 0 ?
+				    "--fetch-timeout" : "--fetch-stall");
+	}
 	if (opts->mode == MODE_VERIFY) {
 		if (opts->diff.args.nr)
 			usage_error("--verify compares git request-pull's "
@@ -498,6 +524,7 @@ void parse_options(int argc, char **argv, struct options *opts)
 	size_t k;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->fetch_timeout = opts->fetch_stall = -1;
 	static_seen = seen = xmalloc((size_t)argc * sizeof(*seen));
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -551,6 +578,10 @@ void parse_options(int argc, char **argv, struct options *opts)
 			opts->no_fetch = 1;
 		} else if (!strcmp(arg, "--allow-local")) {
 			opts->allow_local = 1;
+		} else if (!strncmp(arg, "--fetch-timeout=", 16)) {
+			opts->fetch_timeout = parse_seconds(arg, arg + 16);
+		} else if (!strncmp(arg, "--fetch-stall=", 14)) {
+			opts->fetch_stall = parse_seconds(arg, arg + 14);
 		} else if (!strcmp(arg, "--request-pull")) {
 			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {

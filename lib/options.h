@@ -11,6 +11,7 @@
  *	git clean-diffstat --request-pull [-p] [<diff-options>] <start> <url>
  *			   [<end>]
  *	git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local]
+ *			   [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>]
  *			   [--porcelain] [<upstream>]
  *
  * parse_options() sorts the arguments into the tool's own options, the
@@ -53,6 +54,8 @@ struct options {
 	const char *verify_file;	/* --verify=<file>; NULL or "-": stdin */
 	int no_fetch;			/* --verify --no-fetch */
 	int allow_local;		/* --verify --allow-local */
+	int fetch_timeout;		/* --fetch-timeout=<seconds>; -1: unset */
+	int fetch_stall;		/* --fetch-stall=<seconds>; -1: unset */
 };
 
 void parse_options(int argc, char **argv, struct options *opts);

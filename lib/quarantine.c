@@ -11,7 +11,6 @@
 #include "strbuf.h"
 
 static struct strbuf dir = STRBUF_INIT;
-static pid_t owner;		/* a child of fork() leaves it to us */
 
 void quarantine_create(void)
 {
@@ -34,7 +33,6 @@ void quarantine_create(void)
 		die_errno("cannot create a temporary object directory in '%s'",
 			  tmp);
 	dir = path;
-	owner = getpid();
 	at_cleanup(quarantine_remove);
 }
 
@@ -92,7 +90,7 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 
 void quarantine_remove(void)
 {
-	if (!dir.len || getpid() != owner)
+	if (!dir.len)
 		return;
 	nftw(dir.buf, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	strbuf_release(&dir);

@@ -16,9 +16,7 @@
  * GIT_ALTERNATE_OBJECT_DIRECTORIES that keep the repository's own
  * objects (objdir, an absolute path) and any alternates already named
  * in our environment readable.  quarantine_remove() may be called at
- * any time, more than once, and removes nothing in a child of fork()
- * (run.h's run_fork()): the directory is the creator's.
- * quarantine_create() again, before that,
+ * any time, more than once.  quarantine_create() again, before that,
  * keeps the one there is; quarantine_path() is its path (NULL: none).
  *
  * alternates_list() appends to list a value for

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -15,7 +16,10 @@
 
 extern char **environ;
 
-/* environ with env's entries in place of the variables they name. */
+/*
+ * environ with env's entries in place of the variables they name; an
+ * entry "NAME" without '=' takes NAME away, as in git's run-command.
+ */
 static void build_env(struct strvec *out, const char **env)
 {
 	char **e;
@@ -27,13 +31,15 @@ static void build_env(struct strvec *out, const char **env)
 		int replaced = 0;
 
 		for (i = 0; env && env[i]; i++)
-			if (!strncmp(env[i], *e, n) && env[i][n] == '=')
+			if (!strncmp(env[i], *e, n) &&
+			    (env[i][n] == '=' || !env[i][n]))
 				replaced = 1;
 		if (!replaced)
 			strvec_push(out, *e);
 	}
 	for (i = 0; env && env[i]; i++)
-		strvec_push(out, env[i]);
+		if (strchr(env[i], '='))
+			strvec_push(out, env[i]);
 }
 
 static void make_pipe(int fd[2])
@@ -45,7 +51,8 @@ static void make_pipe(int fd[2])
 		die_errno("fcntl");
 }
 
-static pid_t spawn(const char **argv, const char **envp, int out, int err)
+static pid_t spawn(const char **argv, const char **envp, int in, int out,
+		   int err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -54,7 +61,8 @@ static pid_t spawn(const char **argv, const char **envp, int out, int err)
 	int rc;
 
 	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!in)
+		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	if (out >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out, 1);
 	if (err >= 0)
@@ -85,67 +93,99 @@ static pid_t spawn(const char **argv, const char **envp, int out, int err)
 	return pid;
 }
 
-/*
- * Read what is there: 1 when it read something, 0 at end of file (or
- * on an error), -1 when there was nothing to read yet.
- */
-static int drain(int fd, struct strbuf *sb)
-{
-	ssize_t n;
-
-	strbuf_grow(sb, 65536);
-	n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? -1 : 0;
-	if (!n)
-		return 0;
-	strbuf_setlen(sb, sb->len + (size_t)n);
-	return 1;
-}
-
-/*
- * The child has exited, so all it wrote is in the pipe: read that and
- * close it, without waiting for an end of file that a process it left
- * behind (a merge driver's "sleep &", an ssh ControlPersist master, a
- * credential helper's daemon) may hold back for minutes.
- */
-static void drain_and_close(int fd, struct strbuf *sb)
-{
-	int flags = fcntl(fd, F_GETFL), rc;
-
-	if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)
-		die_errno("fcntl");
-	while ((rc = drain(fd, sb)) > 0 || (rc < 0 && errno == EINTR))
-		;
-	close(fd);
-}
-
 /* A git started, and what is to be read of it. */
 struct running {
 	pid_t pid;
 	int fd[2];			/* its stdout and stderr, or -1 */
 	struct strbuf *sink[2];		/* where they go */
+	size_t max[2];			/* keep only their last bytes (0: all) */
+	long deadline, idle_ms, idle_until;	/* 0: none; monotonic ms */
 	int status;
 	int exited;
-	struct running *next;		/* in started, for run_git_start() */
 };
 
-/* The gits of run_git_start() not yet finished or abandoned. */
-static struct running *started;
-
-static void reap(struct running *r, int sig)
+static long now_ms(void)
 {
-	kill(r->pid, sig);
-	while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
-		;
-	r->exited = 1;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* At exit, and so at die(): no git of ours outlives us. */
-static void reap_started(void)
+/*
+ * Keep the last max / 2 bytes of sb, from a line's start, once it
+ * holds more than max: what a stranger's server says is bounded.
+ */
+static void keep_tail(struct strbuf *sb, size_t max)
 {
-	for (; started; started = started->next)
-		reap(started, SIGTERM);
+	const char *nl;
+	size_t from;
+
+	if (!max || sb->len <= max)
+		return;
+	from = sb->len - max / 2;
+	nl = memchr(sb->buf + from, '\n', sb->len - from);
+	from = nl ? (size_t)(nl + 1 - sb->buf) : sb->len;
+	memmove(sb->buf, sb->buf + from, sb->len - from);
+	strbuf_setlen(sb, sb->len - from);
+}
+
+/*
+ * Read what is there: 1 when it read something, 0 at end of file (or
+ * on an error), -1 when there was nothing to read yet.
+ */
+static int drain(struct running *r, int s)
+{
+	struct strbuf *sb = r->sink[s];
+	ssize_t n;
+
+	strbuf_grow(sb, 65536);
+	n = read(r->fd[s], sb->buf + sb->len, sb->alloc - sb->len - 1);
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? -1 : 0;
+	if (!n)
+		return 0;
+	strbuf_setlen(sb, sb->len + (size_t)n);
+	keep_tail(sb, r->max[s]);
+	if (r->idle_ms)
+		r->idle_until = now_ms() + r->idle_ms;
+	return 1;
+}
+
+/*
+ * The child has exited, so all it wrote is in the pipes: read that and
+ * close them, without waiting for an end of file that a process it left
+ * behind (a merge driver's "sleep &", an ssh ControlPersist master, a
+ * credential helper's daemon) may hold back for minutes.
+ */
+static void drain_and_close(struct running *r)
+{
+	int s, rc;
+
+	for (s = 0; s < 2; s++) {
+		int flags;
+
+		if (r->fd[s] < 0)
+			continue;
+		flags = fcntl(r->fd[s], F_GETFL);
+		if (flags < 0 || fcntl(r->fd[s], F_SETFL, flags | O_NONBLOCK) < 0)
+			die_errno("fcntl");
+		while ((rc = drain(r, s)) > 0)
+			;
+		close(r->fd[s]);
+		r->fd[s] = -1;
+	}
+}
+
+static void close_pipes(struct running *r)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (r->fd[s] >= 0) {
+			close(r->fd[s]);
+			r->fd[s] = -1;
+		}
 }
 
 /* Kill them all with sig, wait for them, and die of it. */
@@ -153,15 +193,15 @@ static NORETURN void die_of_signal(struct running *r, size_t nr, int sig)
 {
 	size_t i;
 
-	for (; started; started = started->next)
-		reap(started, sig);
 	for (i = 0; i < nr; i++)
 		if (!r[i].exited)
 			kill(r[i].pid, sig);
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		close_pipes(&r[i]);
 		while (!r[i].exited && waitpid(r[i].pid, NULL, 0) < 0 &&
 		       errno == EINTR)
 			;
+	}
 	signals_die(sig);
 }
 
@@ -181,9 +221,7 @@ static int child_fd(struct strbuf *sink, unsigned discard, int pipe_fd[2],
 	return *devnull;
 }
 
-/* Start cp, with git's stderr captured into err when that is not NULL. */
-static void start(struct running *r, struct child_process *cp,
-		  struct strbuf *err)
+static void start(struct running *r, struct child_process *cp)
 {
 	struct strvec argv = STRVEC_INIT, envp = STRVEC_INIT;
 	int out_fd[2] = { -1, -1 }, err_fd[2] = { -1, -1 }, devnull = -1;
@@ -191,9 +229,9 @@ static void start(struct running *r, struct child_process *cp,
 	strvec_push(&argv, "git");
 	strvec_pushv(&argv, cp->args.v, cp->args.nr);
 	build_env(&envp, cp->env.v);
-	r->pid = spawn(argv.v, envp.v,
+	r->pid = spawn(argv.v, envp.v, cp->stdin_inherit,
 		       child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
-		       child_fd(err, cp->no_stderr, err_fd, &devnull));
+		       child_fd(cp->err, cp->no_stderr, err_fd, &devnull));
 
 	strvec_clear(&argv);
 	strvec_clear(&envp);
@@ -208,44 +246,104 @@ static void start(struct running *r, struct child_process *cp,
 	r->fd[0] = out_fd[0];
 	r->fd[1] = err_fd[0];
 	r->sink[0] = cp->out;
-	r->sink[1] = err;
+	r->sink[1] = cp->err;
+	r->max[0] = 0;
+	r->max[1] = cp->err_max;
+	r->deadline = cp->timeout_ms ? now_ms() + cp->timeout_ms : 0;
+	r->idle_ms = cp->idle_ms;
+	r->idle_until = cp->idle_ms ? now_ms() + cp->idle_ms : 0;
 	r->status = 0;
 	r->exited = 0;
 }
 
+/* Has r exited?  Then read and close its pipes, and reap it: 1. */
+static int reaped(struct running *r)
+{
+	siginfo_t info;
+
+	info.si_pid = 0;
+	if (waitid(P_PID, (id_t)r->pid, &info, WEXITED | WNOHANG | WNOWAIT) < 0) {
+		if (errno == EINTR)
+			return 0;
+		die_errno("waitid");
+	}
+	if (!info.si_pid)
+		return 0;
+	drain_and_close(r);
+	while (waitpid(r->pid, &r->status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	r->exited = 1;
+	return 1;
+}
+
 /*
- * Read what they write until they have all exited: 1; or, when timeout
- * (milliseconds) is not negative, until that long has passed without
- * any news: 0.  SIGCHLD wakes the poll through the signals' pipe, so
- * that a child which writes nothing is seen to exit too.
+ * A git past its time: killed (SIGTERM: git's own handlers then stop
+ * what it started), waited for, and given the status that says why.
  */
-static int wait_all(struct running *r, size_t nr, int timeout)
+static void stop_late(struct running *r, long now)
+{
+	int why;
+
+	if (r->deadline && now >= r->deadline)
+		why = RUN_TIMED_OUT;
+	else if (r->idle_until && now >= r->idle_until)
+		why = RUN_STALLED;
+	else
+		return;
+	kill(r->pid, SIGTERM);
+	close_pipes(r);
+	while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	r->exited = 1;
+	r->status = why;
+}
+
+/* The milliseconds poll() may wait before one of r's limits: -1, none. */
+static int poll_timeout(const struct running *r, size_t nr, long now)
+{
+	long t = -1;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		long at[2] = { r[i].deadline, r[i].idle_until };
+		int k;
+
+		if (r[i].exited)
+			continue;
+		for (k = 0; k < 2; k++)
+			if (at[k] && (t < 0 || at[k] - now < t))
+				t = at[k] > now ? at[k] - now : 0;
+	}
+	return t > 60000 ? 60000 : (int)t;
+}
+
+/*
+ * Read what they write until they have all exited, been stopped at
+ * their limits, or a fatal signal came: then they all get it and we
+ * die of it, also when it came as the last of them exited (^C reaches
+ * the whole process group).  SIGCHLD wakes the poll through the
+ * signals' pipe, so that a child which writes nothing is seen to exit.
+ */
+static void wait_all(struct running *r, size_t nr)
 {
 	struct pollfd *pfd = xmalloc((2 * nr + 1) * sizeof(*pfd));
 	size_t *which = xmalloc((2 * nr + 1) * sizeof(*which));
-	int all = 1;
+	int sig;
 
 	for (;;) {
 		size_t i, n = 0, k, left = 0;
-		int sig, s, ready;
+		long now = now_ms();
+		int s, ready;
 
 		for (i = 0; i < nr; i++) {
-			pid_t w;
-
-			if (r[i].exited)
+			if (r[i].exited || reaped(&r[i]))
 				continue;
-			w = waitpid(r[i].pid, &r[i].status, WNOHANG);
-			if (w < 0 && errno != EINTR)
-				die_errno("waitpid");
-			if (w != r[i].pid) {
-				left++;
-				continue;
-			}
-			r[i].exited = 1;
-			for (s = 0; s < 2; s++)
-				if (r[i].fd[s] >= 0)
-					drain_and_close(r[i].fd[s], r[i].sink[s]);
+			stop_late(&r[i], now);
+			left += !r[i].exited;
 		}
+		if ((sig = signals_take()))
+			die_of_signal(r, nr, sig);
 		if (!left)
 			break;
 
@@ -259,23 +357,14 @@ static int wait_all(struct running *r, size_t nr, int timeout)
 					pfd[n].events = POLLIN;
 					which[n++] = 2 * i + (size_t)s;
 				}
-		ready = poll(pfd, n, timeout);
-		if (ready < 0) {
-			if (errno != EINTR)
-				die_errno("poll");
-			continue;
-		}
-		if ((sig = signals_take()))
-			die_of_signal(r, nr, sig);
-		if (!ready) {
-			all = 0;
-			break;
-		}
-		for (k = 1; k < n; k++) {
+		ready = poll(pfd, n, poll_timeout(r, nr, now));
+		if (ready < 0 && errno != EINTR)
+			die_errno("poll");
+		for (k = 1; ready > 0 && k < n; k++) {
 			struct running *c = &r[which[k] / 2];
 
 			s = (int)(which[k] % 2);
-			if (pfd[k].revents && !drain(c->fd[s], c->sink[s])) {
+			if (pfd[k].revents && !drain(c, s)) {
 				close(c->fd[s]);
 				c->fd[s] = -1;
 			}
@@ -283,25 +372,16 @@ static int wait_all(struct running *r, size_t nr, int timeout)
 	}
 	free(pfd);
 	free(which);
-	return all;
 }
 
 /* run_git()'s return of a child that has exited */
 static int status_of(const struct running *r)
 {
+	if (r->status == RUN_TIMED_OUT || r->status == RUN_STALLED)
+		return r->status;
 	if (WIFSIGNALED(r->status))
 		return -WTERMSIG(r->status);
 	return WEXITSTATUS(r->status);
-}
-
-/* run_git(), with git's stderr captured into err when that is not NULL */
-static int run(struct child_process *cp, struct strbuf *err)
-{
-	struct running r;
-
-	start(&r, cp, err);
-	wait_all(&r, 1, -1);
-	return status_of(&r);
 }
 
 /* At most this many gits at a time: a history may have many merge bases. */
@@ -315,115 +395,19 @@ void run_git_all(struct child_process **cps, int *rcs, size_t nr)
 	for (at = 0; at < nr; at += n) {
 		n = nr - at < MAX_RUNNING ? nr - at : MAX_RUNNING;
 		for (i = 0; i < n; i++)
-			start(&r[i], cps[at + i], cps[at + i]->err);
-		wait_all(r, n, -1);
+			start(&r[i], cps[at + i]);
+		wait_all(r, n);
 		for (i = 0; i < n; i++)
 			rcs[at + i] = status_of(&r[i]);
 	}
 }
 
-struct run_async {
-	struct running r;
-};
-
-/* Put a, just started, among the gits killed at exit. */
-static void reap_at_exit(struct run_async *a)
-{
-	static int registered;
-
-	if (!registered++)
-		at_cleanup(reap_started);
-	a->r.next = started;
-	started = &a->r;
-}
-
-struct run_async *run_git_start(struct child_process *cp)
-{
-	struct run_async *a = xmalloc(sizeof(*a));
-
-	start(&a->r, cp, cp->err);
-	reap_at_exit(a);
-	return a;
-}
-
-struct run_async *run_fork(void (*fn)(void *), void *data,
-			   struct strbuf *out, struct strbuf *err)
-{
-	struct run_async *a = xmalloc(sizeof(*a));
-	int fd[2][2];
-
-	make_pipe(fd[0]);
-	make_pipe(fd[1]);
-	fflush(stdout);		/* or the child would write it again */
-	fflush(stderr);
-	a->r.pid = fork();
-	if (a->r.pid < 0)
-		die_errno("cannot fork");
-	if (!a->r.pid) {
-		if (dup2(fd[0][1], 1) < 0 || dup2(fd[1][1], 2) < 0)
-			_exit(128);
-		close(fd[0][0]);
-		close(fd[0][1]);
-		close(fd[1][0]);
-		close(fd[1][1]);
-		started = NULL;		/* the parent's, not ours to kill */
-		signals_forked();
-		fn(data);
-		exit(fflush(stdout) || ferror(stdout) ? 128 : 0);
-	}
-	close(fd[0][1]);
-	close(fd[1][1]);
-	a->r.fd[0] = fd[0][0];
-	a->r.fd[1] = fd[1][0];
-	a->r.sink[0] = out;
-	a->r.sink[1] = err;
-	a->r.status = 0;
-	a->r.exited = 0;
-	reap_at_exit(a);
-	return a;
-}
-
-int run_git_wait(struct run_async *a, int timeout)
-{
-	return a->r.exited || wait_all(&a->r, 1, timeout);
-}
-
-/* Forget a, which run_git_start() started: it is waited for. */
-static void unregister(struct run_async *a)
-{
-	struct running **r;
-
-	for (r = &started; *r; r = &(*r)->next)
-		if (*r == &a->r) {
-			*r = a->r.next;
-			return;
-		}
-	BUG("a git waited for twice");
-}
-
-int run_git_finish(struct run_async *a)
+int run_git(struct child_process *cp)
 {
 	int rc;
 
-	wait_all(&a->r, 1, -1);
-	unregister(a);
-	rc = status_of(&a->r);
-	free(a);
+	run_git_all(&cp, &rc, 1);
 	return rc;
-}
-
-void run_git_abandon(struct run_async *a)
-{
-	int s;
-
-	if (!a)
-		return;
-	unregister(a);
-	reap(&a->r, SIGTERM);
-	for (s = 0; s < 2; s++)
-		if (a->r.fd[s] >= 0)
-			close(a->r.fd[s]);
-	free(a);
 }
 
 /* Pass on what git said and stop as it would. */
@@ -436,11 +420,6 @@ void die_with_git(const char *what, int status, const struct strbuf *err)
 		exit(128);
 	}
 	die("%s failed (%s)", what, run_describe(status));
-}
-
-int run_git(struct child_process *cp)
-{
-	return run(cp, cp->err);
 }
 
 /* "git <subcommand>" of args, past git's own options, for a message */
@@ -491,6 +470,10 @@ const char *run_describe(int status)
 {
 	static char buf[64];
 
+	if (status == RUN_TIMED_OUT)
+		return "timed out";
+	if (status == RUN_STALLED)
+		return "stalled";
 	if (status < 0)
 		snprintf(buf, sizeof(buf), "signal %d", -status);
 	else

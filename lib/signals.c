@@ -1,8 +1,10 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "signals.h"
@@ -41,6 +43,13 @@ static void make_self_pipe(void)
 	set_flags(self_pipe[1], FD_CLOEXEC, O_NONBLOCK);
 }
 
+/* At exit: a fatal signal not yet acted on is died of. */
+static void die_of_pending(void)
+{
+	if (pending)
+		signals_die(pending);
+}
+
 void signals_init(void)
 {
 	struct sigaction sa;
@@ -57,13 +66,8 @@ void signals_init(void)
 	for (i = 0; i < sizeof(caught) / sizeof(*caught); i++)
 		if (sigaction(caught[i], &sa, NULL) < 0)
 			die_errno("sigaction");
-}
-
-void signals_forked(void)
-{
-	close(self_pipe[0]);
-	close(self_pipe[1]);
-	make_self_pipe();
+	if (atexit(die_of_pending))
+		die("atexit failed");
 }
 
 int signals_fd(void)
@@ -107,3 +111,32 @@ void at_cleanup(void (*fn)(void))
 	if (atexit(fn))
 		die("atexit failed");
 }
+
+void exit_flushing_stdout(int status)
+{
+	const char *what = NULL;
+	struct stat st;
+
+	if (fstat(fileno(stdout), &st))	/* closed by the caller: as git */
+		exit(status);
+	errno = 0;
+	if (fflush(stdout))
+		what = "write failure on standard output";
+	else if (ferror(stdout))	/* an earlier write failed: errno is gone */
+		what = "unknown write failure on standard output";
+	else if (fclose(stdout))
+		what = "close failed on standard output";
+	if (what) {
+		int saved_errno = errno;
+
+		/* the reader went away: die of SIGPIPE quietly, as git does */
+		if (saved_errno == EPIPE || signals_take() == SIGPIPE)
+			signals_die(SIGPIPE);
+		if (!saved_errno)
+			die("%s", what);
+		errno = saved_errno;
+		die_errno("%s", what);
+	}
+	exit(status);
+}
+

@@ -13,15 +13,24 @@
  * signals_die() runs the cleanups registered with at_cleanup() and then
  * dies of that same signal, so the caller's shell sees the usual status.
  * Cleanups registered with at_cleanup() also run at exit(), thus at die().
- * A child of fork() calls signals_forked(): a self-pipe of its own, so
- * that neither process takes the other's wake-ups.
+ * A fatal signal that came and was not yet acted on wins over any exit:
+ * at exit() the process dies of it all the same (^C while a git was
+ * ending is ^C, not that git's failure).
  */
 
 void signals_init(void);
-void signals_forked(void);
 int signals_fd(void);
 int signals_take(void);
 NORETURN void signals_die(int sig);
 void at_cleanup(void (*fn)(void));
+
+/*
+ * Exit with status once standard output is written out, as git does
+ * after every command: when a write failed, say "fatal: write failure
+ * on standard output: <reason>" and exit 128 instead, or die of SIGPIPE
+ * when the reader went away.  Every way out after something was
+ * printed on stdout goes through here.
+ */
+NORETURN void exit_flushing_stdout(int status);
 
 #endif

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "signals.h"
 #include "usage.h"
 
 static void report(const char *prefix, const char *fmt, va_list ap,
@@ -88,34 +87,6 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 	report(prefix, fmt, ap, NULL);
 	va_end(ap);
 	abort();
-}
-
-void exit_flushing_stdout(int status)
-{
-	const char *what = NULL;
-	struct stat st;
-
-	if (fstat(fileno(stdout), &st))	/* closed by the caller: as git */
-		exit(status);
-	errno = 0;
-	if (fflush(stdout))
-		what = "write failure on standard output";
-	else if (ferror(stdout))	/* an earlier write failed: errno is gone */
-		what = "unknown write failure on standard output";
-	else if (fclose(stdout))
-		what = "close failed on standard output";
-	if (what) {
-		int saved_errno = errno;
-
-		/* the reader went away: die of SIGPIPE quietly, as git does */
-		if (saved_errno == EPIPE || signals_take() == SIGPIPE)
-			signals_die(SIGPIPE);
-		if (!saved_errno)
-			die("%s", what);
-		errno = saved_errno;
-		die_errno("%s", what);
-	}
-	exit(status);
 }
 
 void *xmalloc(size_t size)

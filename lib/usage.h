@@ -36,15 +36,6 @@ PRINTF(1, 2) void note(const char *fmt, ...);
 NORETURN PRINTF(3, 4) void bug_fl(const char *file, int line,
 				  const char *fmt, ...);
 
-/*
- * Exit with status once standard output is written out, as git does
- * after every command: when a write failed, say "fatal: write failure
- * on standard output: <reason>" and exit 128 instead, or die of SIGPIPE
- * when the reader went away.  Every way out after something was
- * printed on stdout goes through here.
- */
-NORETURN void exit_flushing_stdout(int status);
-
 void *xmalloc(size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);

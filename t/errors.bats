@@ -13,7 +13,7 @@ setup() {
 usage_text() {
 	cat <<-\EOF
 	usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]
-	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--porcelain] [<upstream>]
+	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--porcelain] [<upstream>]
 	
 	    --check               say whether git request-pull's diffstat is messy
 	    --explain             show how git request-pull's diffstat differs
@@ -25,6 +25,11 @@ usage_text() {
 	                          against what pulling it into <upstream> changes
 	    --no-fetch            --verify: never fetch; the tip must be here
 	    --allow-local         --verify: fetch from file:// and local paths too
+	    --fetch-timeout=<seconds>
+	                          --verify: give up a fetch after this long (600)
+	    --fetch-stall=<seconds>
+	                          --verify: give up a fetch that receives nothing
+	                          for this long (60)
 	    --allow-unrelated-histories
 	                          allow merging histories without a common ancestor
 	    -h                    show this help and exit

@@ -224,57 +224,6 @@ expect_moved_report() {
 	expect_unchanged
 }
 
-# hold_connectivity_check: git fetch's last step, its connectivity
-# check, runs core.alternateRefsCommand; once the pack is in the scratch
-# repository, that command waits (10 s at most) for a git merge-tree to
-# start (GIT_TRACE2 of every git, to the file trace) and then notes
-# "ahead" in the file ahead: the merge ran while the fetch was running.
-hold_connectivity_check() {
-	cat >"$BATS_TEST_TMPDIR/hold" <<-\EOF &&
-	#!/bin/sh
-	for idx in "$TMPDIR"/git-clean-diffstat.*/fetch.git/objects/pack/pack-*.idx; do
-		[ -e "$idx" ] || break
-		i=0
-		while [ $i -lt 200 ] && ! grep -q "cmd_name merge-tree" "$GIT_TRACE2"; do
-			sleep 0.05
-			i=$((i + 1))
-		done
-		! grep -q "cmd_name merge-tree" "$GIT_TRACE2" || echo ahead >>"$AHEAD"
-		break
-	done
-	exec git --git-dir="$1" for-each-ref --format='%(objectname)'
-	EOF
-	chmod +x "$BATS_TEST_TMPDIR/hold" &&
-	git config --global core.alternateRefsCommand "$BATS_TEST_TMPDIR/hold" &&
-	export GIT_TRACE2="$BATS_TEST_TMPDIR/trace" AHEAD="$BATS_TEST_TMPDIR/ahead"
-}
-
-@test "the merge and the diffs run while the fetch checks its pack, and give the report made after it" {
-	messy_request
-	hold_connectivity_check
-	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
-	expect_status 1
-	echo ahead | test_cmp - "$BATS_TEST_TMPDIR/ahead"
-	expect_messy_report
-	expect_no_stderr
-	expect_unchanged
-	expect_no_quarantine
-}
-
-@test "a branch that moved: the report made ahead on the request's tip is dropped for the branch's" {
-	moved_request
-	hold_connectivity_check
-	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
-	expect_status 1
-	echo ahead | test_cmp - "$BATS_TEST_TMPDIR/ahead"
-	# the merge of the request's tip, then the branch's
-	[ "$(grep -c "cmd_name merge-tree" "$GIT_TRACE2")" = 2 ] || return 1
-	expect_moved_report
-	expect_no_stderr
-	expect_unchanged
-	expect_no_quarantine
-}
-
 @test "upstream merged part of the branch from elsewhere: differs, upstream has those changes" {
 	simple_request
 	git checkout -q linus
@@ -475,7 +424,7 @@ bad_mbox() {
 		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
 	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
 	message 1: [GIT PULL] gone
-	error: cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git'
+	error: cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git': '$BATS_TEST_TMPDIR/gone.git' does not appear to be a git repository
 	message 2: [GIT PULL] ext
 	error: refusing to fetch from 'ext::$BATS_TEST_TMPDIR/pwned': remote-helper URL (<transport>::<address>) refused
 	message 3: [GIT PULL] bad ref
@@ -499,7 +448,7 @@ bad_mbox() {
 	message 1
 	url file://$BATS_TEST_TMPDIR/gone.git
 	ref topic
-	error cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git'
+	error cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git': '$BATS_TEST_TMPDIR/gone.git' does not appear to be a git repository
 	verdict error
 	message 2
 	url ext::$BATS_TEST_TMPDIR/pwned

@@ -143,6 +143,7 @@ _git_clean_diffstat ()
 			# --verify takes no diff options: its own, and --porcelain
 			if [ "$mode" = verify ]; then
 				__gitcomp "--verify --no-fetch --allow-local --porcelain
+					--fetch-timeout= --fetch-stall=
 					-h --help --version --end-of-options"
 				return
 			fi
@@ -150,7 +151,8 @@ _git_clean_diffstat ()
 			# --explain's); offer only the mode given, if any.
 			case "$mode" in
 			"")		opts="--check --explain --porcelain --request-pull
-					      --verify --verify= --no-fetch --allow-local" ;;
+					      --verify --verify= --no-fetch --allow-local
+					      --fetch-timeout= --fetch-stall=" ;;
 			explain|porcelain) opts="--explain --porcelain" ;;
 			*)		opts="--$mode" ;;
 			esac

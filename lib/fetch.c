@@ -1,0 +1,299 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fetch.h"
+#include "quarantine.h"
+#include "quote.h"
+
+/* The scratch repository, in the quarantine; empty until made. */
+static struct strbuf scratch = STRBUF_INIT;
+/* GIT_ALTERNATE_OBJECT_DIRECTORIES before the scratch objects joined it */
+static struct strbuf user_alternates = STRBUF_INIT;
+
+void fetch_settings_cmd(struct child_process *cp, struct strbuf *out)
+{
+	strvec_pushl(&cp->args, "config", "-z", "--show-scope", "--includes",
+		     "--list", NULL);
+	cp->out = out;
+	cp->no_stderr = 1;
+}
+
+/* Settings that make the scratch repository what it is: not handed on. */
+static int own_setting(const char *key)
+{
+	static const char *const kept_out[] = {
+		"core.repositoryformatversion", "core.bare", "core.worktree",
+		"core.hookspath", "core.fsmonitor"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(kept_out) / sizeof(*kept_out); i++)
+		if (!strcmp(key, kept_out[i]))
+			return 0;
+	return strncmp(key, "extensions.", 11) && strncmp(key, "include.", 8) &&
+	       strncmp(key, "includeif.", 10);
+}
+
+static int seconds(const char *value)
+{
+	char *end;
+	long n = value ? strtol(value, &end, 10) : -1;
+
+	if (!value || end == value || *end || n < 0 || n > 86400 * 365)
+		die("bad number of seconds in the configuration: '%s'",
+		    value ? value : "");
+	return (int)n;
+}
+
+void fetch_settings_parse(struct fetch_settings *fs, int rc,
+			  const struct strbuf *out)
+{
+	const char *p = out->buf, *end = out->buf + out->len;
+
+	if (rc)				/* 1: there is none */
+		return;
+	/* <scope> NUL <key> [LF <value>] NUL ... */
+	while (p < end) {
+		const char *scope = p, *entry, *stop, *nl;
+		char *key, *value = NULL;
+
+		entry = memchr(p, '\0', (size_t)(end - p));
+		if (!entry)
+			break;
+		entry++;
+		stop = memchr(entry, '\0', (size_t)(end - entry));
+		if (!stop)
+			break;
+		p = stop + 1;
+		nl = memchr(entry, '\n', (size_t)(stop - entry));
+		if (nl) {
+			key = xmalloc((size_t)(nl - entry) + 1);
+			memcpy(key, entry, (size_t)(nl - entry));
+			key[nl - entry] = '\0';
+			value = xstrdup(nl + 1);
+		} else {
+			key = xstrdup(entry);
+		}
+		if (!strncmp(key, "url.", 4) && strlen(key) > 14 &&
+		    !strcmp(key + strlen(key) - 10, ".insteadof") && value) {
+			key[strlen(key) - 10] = '\0';
+			fetchgate_add_rewrite(&fs->rewrites, key + 4, value);
+			key[strlen(key)] = '.';
+		} else if (!strcmp(key, "clean-diffstat.fetchtimeout")) {
+			fs->timeout = seconds(value);
+		} else if (!strcmp(key, "clean-diffstat.fetchstall")) {
+			fs->stall = seconds(value);
+		}
+		if ((!strcmp(scope, "local") || !strcmp(scope, "worktree")) &&
+		    own_setting(key)) {
+			strvec_push(&fs->own, key);
+			/* a key alone is a boolean's true */
+			strvec_push(&fs->own, value ? value : "true");
+		}
+		free(key);
+		free(value);
+	}
+}
+
+void fetch_settings_release(struct fetch_settings *fs)
+{
+	fetchgate_rewrites_release(&fs->rewrites);
+	strvec_clear(&fs->own);
+}
+
+/* The repository's own settings, after any the environment has. */
+static void own_settings_env(struct strvec *env, const struct strvec *own)
+{
+	const char *count = getenv("GIT_CONFIG_COUNT");
+	long n = count ? strtol(count, NULL, 10) : 0;
+	size_t i;
+
+	if (n < 0)
+		n = 0;
+	for (i = 0; i + 1 < own->nr; i += 2, n++) {
+		strvec_pushf(env, "GIT_CONFIG_KEY_%ld=%s", n, own->v[i]);
+		strvec_pushf(env, "GIT_CONFIG_VALUE_%ld=%s", n, own->v[i + 1]);
+	}
+	strvec_pushf(env, "GIT_CONFIG_COUNT=%ld", n);
+}
+
+static void scratch_env(struct strvec *env, const char *objdir)
+{
+	strvec_pushf(env, "GIT_DIR=%s", scratch.buf);
+	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s/objects", scratch.buf);
+	alternates_env(env, objdir);
+}
+
+/*
+ * Make the scratch repository with git init, and have every git we run
+ * from now on read its objects.
+ */
+static void scratch_create(const struct pull *p)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+
+	if (scratch.len)
+		return;
+	quarantine_create();
+	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
+	strvec_pushl(&cp.args, "init", "-q", "--bare", "--template=",
+		     "--initial-branch=main", NULL);
+	strvec_pushf(&cp.args, "--object-format=%s",
+		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
+	/* there, whatever the caller's environment names */
+	strvec_pushf(&cp.env, "GIT_DIR=%s", scratch.buf);
+	strvec_pushl(&cp.env, "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY",
+		     "GIT_COMMON_DIR", NULL);
+	run_git_or_die(&cp);
+
+	strbuf_addf(&path, "%s/objects", scratch.buf);
+	alternates_list(&alt, path.buf);
+	if (getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
+		strbuf_addstr(&user_alternates,
+			      getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"));
+	if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
+		die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
+	strbuf_release(&alt);
+	strbuf_release(&path);
+}
+
+static void commit_cmd(struct child_process *cp, const char *spec,
+		       struct strbuf *out)
+{
+	strvec_pushl(&cp->args, "log", "-1", "--no-walk", "--no-show-signature",
+		     "--format=%H%n%s", "--end-of-options", NULL);
+	strvec_pushf(&cp->args, "%s^{commit}", spec);
+	cp->out = out;
+	cp->no_stderr = 1;
+}
+
+void fetch_local_commit_cmd(struct child_process *cp, const char *spec,
+			    struct strbuf *out)
+{
+	commit_cmd(cp, spec, out);
+	if (scratch.len)		/* empty: none, as when unset */
+		strvec_pushf(&cp->env, "GIT_ALTERNATE_OBJECT_DIRECTORIES=%s",
+			     user_alternates.buf);
+}
+
+int commit_found(int rc, const struct strbuf *out, struct strbuf *oid,
+		 struct strbuf *subject)
+{
+	const char *nl = strchr(out->buf, '\n');
+
+	strbuf_reset(oid);
+	strbuf_reset(subject);
+	if (rc || !nl)
+		return -1;
+	strbuf_add(oid, out->buf, (size_t)(nl - out->buf));
+	strbuf_addstr(subject, nl + 1);
+	strbuf_trim_newlines(subject);
+	return 0;
+}
+
+/* A line of git fetch's stderr that is only its progress. */
+static int is_progress(const char *s, size_t len)
+{
+	static const char done[] = ", done.";
+
+	if (len >= 8 && !memcmp(s, "remote: ", 8)) {
+		s += 8;
+		len -= 8;
+	}
+	return (len >= sizeof(done) - 1 &&
+		!memcmp(s + len - (sizeof(done) - 1), done, sizeof(done) - 1)) ||
+	       (len >= 6 && !memcmp(s, "Total ", 6));
+}
+
+/*
+ * What git fetch said, its progress left out: the message of its first
+ * "fatal: " line (the cause; those after it say that it failed) into
+ * reason, the lines that are no "fatal: " into detail, escaped.
+ */
+static void fetch_messages(const struct strbuf *err, struct strbuf *reason,
+			   struct strbuf *detail)
+{
+	const char *p = err->buf, *end = err->buf + err->len;
+
+	while (p < end) {
+		const char *eol = p;
+		size_t len;
+
+		while (eol < end && *eol != '\n' && *eol != '\r')
+			eol++;
+		len = (size_t)(eol - p);
+		if (eol < end && *eol == '\r') {
+			;			/* a progress update */
+		} else if (!len || is_progress(p, len)) {
+			;
+		} else if (len > 7 && !memcmp(p, "fatal: ", 7)) {
+			if (!reason->len)
+				quote_shown(reason, p + 7, len - 7);
+		} else {
+			quote_shown(detail, p, len);
+			strbuf_addch(detail, '\n');
+		}
+		p = eol + 1;
+	}
+	strbuf_trim_newlines(detail);
+}
+
+int fetch_tip(const struct fetch_settings *fs, const struct pull *p,
+	      const struct fetch_request *rq, struct strbuf *tip,
+	      struct strbuf *subject, struct strbuf *why,
+	      struct strbuf *detail)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf dst = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf reason = STRBUF_INIT;
+	const char *ref = *rq->ref ? rq->ref : "HEAD";
+	int rc;
+
+	scratch_create(p);
+	strbuf_addf(&dst, "refs/clean-diffstat/%zu", rq->number);
+	strvec_pushl(&cp.args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+		     "-c", "fetch.writeCommitGraph=false",
+		     "-c", "core.hooksPath=/dev/null", "fetch", "--progress",
+		     "--no-tags", "--no-write-fetch-head",
+		     "--no-recurse-submodules", "--end-of-options", rq->url, NULL);
+	strvec_pushf(&cp.args, "+%s:%s", ref, dst.buf);
+	scratch_env(&cp.env, p->objdir.buf);
+	own_settings_env(&cp.env, &fs->own);
+	strvec_pushf(&cp.env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
+		     rq->allow_local ? ":file" : "");
+	strvec_push(&cp.env, "GIT_TERMINAL_PROMPT=0");
+	cp.err = &err;
+	cp.err_max = 65536;
+	cp.timeout_ms = rq->timeout * 1000;
+	cp.idle_ms = rq->stall * 1000;
+	cp.no_stdout = 1;
+	rc = run_git(&cp);
+	if (rc) {
+		fetch_messages(&err, &reason, detail);
+		strbuf_addf(why, "cannot fetch '%s' from '%s'", ref, rq->url);
+		if (rc == RUN_TIMED_OUT)
+			strbuf_addf(why, ": it took more than %d seconds",
+				    rq->timeout);
+		else if (rc == RUN_STALLED)
+			strbuf_addf(why, ": nothing came for %d seconds",
+				    rq->stall);
+		else if (reason.len)
+			strbuf_addf(why, ": %s", reason.buf);
+		else
+			strbuf_addf(why, ": git fetch failed (%s)",
+				    run_describe(rc));
+	} else {
+		commit_cmd(&cp, dst.buf, &out);
+		scratch_env(&cp.env, p->objdir.buf);
+		if (commit_found(run_git(&cp), &out, tip, subject))
+			strbuf_addf(why, "'%s' at '%s' is not a commit", ref,
+				    rq->url);
+	}
+	strbuf_release(&dst);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	strbuf_release(&reason);
+	return why->len ? -1 : 0;
+}

@@ -1,0 +1,36 @@
+#ifndef MATCH_H
+#define MATCH_H
+
+#include <stddef.h>
+
+#include "numstat.h"
+#include "pullmsg.h"
+
+/*
+ * A request's stat rows matched with the files of a diff, as git diff
+ * --stat names them (pullmsg_name_matches()): whole names first, then
+ * abbreviated ones ("..." and a tail), each row taking the first free
+ * file it stands for, one with the same numbers if there is one.  A
+ * pure function, in O((rows + files) log files) whatever the mail: a
+ * stranger's 20,000 rows against a 20,000-file tip cost no more than a
+ * sort.
+ *
+ * file_of[i] is the file of row i (-1: none), used[j] whether file j
+ * has a row; differences counts the rows without a file or with other
+ * numbers, and the files without a row unless the request's rows are
+ * cut short (rows_cut).
+ */
+struct match {
+	long *file_of;
+	char *used;
+	size_t differences;
+};
+
+void match_rows(const struct pullmsg_request *req, const struct numstat *ns,
+		struct match *mt);
+void match_release(struct match *mt);
+
+/* Does row r give the numbers file f has? */
+int match_same_numbers(const struct pullmsg_row *r, const struct numstat_file *f);
+
+#endif
