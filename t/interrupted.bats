@@ -83,6 +83,49 @@ expect_death_by() {
 	expect_death_by TERM
 }
 
+# verify_request: topic published in a bare repository and requested
+# from linus, the request in $BATS_TEST_TMPDIR/request; cd to a clone
+# of linus alone, which fetches the tip.
+verify_request() {
+	local pub=$BATS_TEST_TMPDIR/pub.git
+	git init -q --bare "$pub" &&
+	git push -q "$pub" topic &&
+	git request-pull linus "file://$pub" topic >"$BATS_TEST_TMPDIR/request" &&
+	git clone -q --no-local --single-branch -b linus "$PWD" "$BATS_TEST_TMPDIR/receiver" &&
+	cd "$BATS_TEST_TMPDIR/receiver" || return
+}
+
+@test "^C to the whole process group while --verify fetches: exit 130, never a failed fetch" {
+	verify_request
+	mkfifo "$BATS_TEST_TMPDIR/hanging"
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git 'case " $* " in *" fetch "*)
+		echo $$ >"'"$BATS_TEST_TMPDIR"'/hanging"; exec sleep 600;; esac'
+	for i in 1 2 3 4 5; do
+		start_tool_until_hanging 1 --verify="$BATS_TEST_TMPDIR/request" --allow-local
+		kill -INT -- "-$TOOL_PID"
+		expect_death_by INT
+	done
+}
+
+@test "^C while --verify waits for the mail on its standard input: exit 130, nothing left" {
+	verify_request
+	mkfifo "$BATS_TEST_TMPDIR/hanging" "$BATS_TEST_TMPDIR/stdin"
+	# what reads the mail notes that it started; nothing is written to it
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git 'case "$1" in mailsplit)
+		echo $$ >"'"$BATS_TEST_TMPDIR"'/hanging";; esac'
+	exec {keep}<>"$BATS_TEST_TMPDIR/stdin"
+	start_tool --verify --allow-local <"$BATS_TEST_TMPDIR/stdin"
+	exec {fifo}<>"$BATS_TEST_TMPDIR/hanging"
+	read -r -t 60 -u "$fifo" hanging || { echo "the mail was never read" >&2; exec {keep}<&-; return 1; }
+	exec {fifo}<&-
+	kill -INT -- "-$TOOL_PID"
+	# an end of file, for a tool that did not stop at ^C
+	exec {keep}<&-
+	expect_death_by INT
+}
+
 @test "^C or ^\\ to the whole process group while merge-tree runs: exit 130 or 131, quietly, nothing left" {
 	hanging_gits
 	for sig in INT QUIT; do

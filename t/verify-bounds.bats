@@ -1,0 +1,124 @@
+#!/usr/bin/env bats
+# --verify against what a stranger can send: a mail of many rows, a
+# request of many files, a server that floods or says why it failed.
+# What it costs is bounded, what reaches the user is one clear line.
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
+
+load test_helper
+
+setup() {
+	setup_world
+	PUB=$BATS_TEST_TMPDIR/pub.git
+	url=file://$PUB
+	history_simple
+	git init -q --bare "$PUB"
+}
+
+# many_files <n> <dir>: a commit on topic adding n one-line files under <dir>.
+many_files() {
+	local i
+	git checkout -q topic &&
+	mkdir -p "$2" &&
+	for ((i = 1; i <= $1; i++)); do
+		echo "$i" >"$2/f$i.c"
+	done &&
+	commit_all "many files in $2"
+}
+
+# receiver: a clone of linus alone, and cd there.
+receiver() {
+	git clone -q --no-local --single-branch -b linus \
+		"$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/receiver" &&
+	cd "$BATS_TEST_TMPDIR/receiver" || return
+}
+
+@test "a branch that moved, with a request of 3,000 files: its report, and the tool ends" {
+	many_files 3000 big
+	git push -q "$PUB" topic
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	asked=$(git rev-parse topic)
+	test_commit moved big/f1.c again
+	git push -q "$PUB" topic
+	now=$(git rev-parse topic)
+	receiver
+	remember_repo
+	capture timeout 300 "${TOOL[@]}" --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	grep -qx "the branch moved since the request: it asks for $asked, the branch is at $now" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx 'verdict: differs: the branch moved since the request' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+	expect_no_quarantine
+}
+
+@test "20,000 rows of a mail against a 20,000-file tip cost a sort, not their product" {
+	tool_is_wrapped && skip "the bound is for the tool itself, not a wrapper"
+	many_files 20000 tree
+	tip=$(git rev-parse topic)
+	{
+		git request-pull linus "$url" topic | sed '/^ [0-9]* files\{0,1\} changed/,$d' |
+			sed '/|/d'
+		for ((i = 1; i <= 20000; i++)); do
+			echo " other/g$i.c | 1 +"
+		done
+		echo " 20000 files changed, 20000 insertions(+)"
+	} >"$BATS_TEST_TMPDIR/request" 2>/dev/null
+	git checkout -q linus
+	remember_repo
+	# 66 s of CPU when each row was tried against each file
+	capture bash -c 'ulimit -t 20 && exec "$@"' - "${TOOL[@]}" \
+		--verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
+	expect_status 1
+	grep -qx 'verdict: differs: .*' "$BATS_TEST_TMPDIR/actual"
+	grep -c '^  1 other/g[0-9]*\.c$' "$BATS_TEST_TMPDIR/actual" | grep -qx 20000
+	expect_unchanged
+}
+
+@test "a server that floods its 'remote:' lines: the tool's memory stays small, the request verified" {
+	tool_is_wrapped && skip "the probe measures the tool itself, not a wrapper"
+	ldd "$BIN/git-clean-diffstat" | grep -q 'lib[at]san' && skip "a sanitizer's runtime comes first"
+	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
+		skip "no C compiler for the probe"
+	git push -q "$PUB" topic
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	receiver
+	# 100 MB of "remote:" lines before the pack (the server's hook)
+	cat >"$BATS_TEST_TMPDIR/flood" <<-\EOF
+	#!/bin/sh
+	yes 'remote flood remote flood remote flood' | head -c 100000000 >&2
+	exec "$@"
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/flood"
+	git config --global uploadpack.packObjectsHook "$BATS_TEST_TMPDIR/flood"
+	remember_repo
+	capture env LD_PRELOAD="$BATS_TEST_TMPDIR/vmhwm.so" \
+		BENCH_VMHWM_PROG=git-clean-diffstat BENCH_VMHWM_FILE="$BATS_TEST_TMPDIR/hwm" \
+		"${TOOL[@]}" --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	grep -qx 'verdict: matches: .*' "$BATS_TEST_TMPDIR/actual"
+	read -r _ _ kb <"$BATS_TEST_TMPDIR/hwm"
+	[ "$kb" -lt 32768 ] || { echo "the tool's peak: $kb kB" >&2; return 1; }
+	expect_unchanged
+}
+
+@test "a ref the server does not have: one fatal line with git's reason, no internal name" {
+	git push -q "$PUB" topic
+	git request-pull linus "$url" topic | sed "s| $url topic\$| $url nope|" \
+		>"$BATS_TEST_TMPDIR/request"
+	grep -q " $url nope\$" "$BATS_TEST_TMPDIR/request"
+	receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_failure 128 <<-EOF
+	fatal: cannot fetch 'nope' from '$url': couldn't find remote ref nope
+	EOF
+	expect_unchanged
+}
+
+@test "--no-fetch: a file:// URL needs no --allow-local, nothing being fetched" {
+	git push -q "$PUB" topic
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
+	expect_status 0
+	grep -qx 'the tip is in this repository' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
