@@ -17,7 +17,9 @@
  * args are git's arguments: "git" itself is implied, and no shell is
  * ever involved.  env holds "NAME=value" entries that take the place of
  * our variables of the same name in git's environment.  Standard input
- * is /dev/null.  Each of stdout and stderr is captured into a strbuf
+ * is /dev/null, or the file named by in, or with stdin_inherit ours (as
+ * git's run-command has .no_stdin, the other way round: a git that reads
+ * the user's terminal, where ^C reaches it and us alike).  Each of stdout and stderr is captured into a strbuf
  * (out, err), thrown away (no_stdout, no_stderr), or else ours.  The
  * captured streams are read together with poll(), so that neither pipe
  * can fill up and deadlock the two processes.
@@ -29,9 +31,11 @@ struct child_process {
 	struct strbuf *err;
 	unsigned no_stdout : 1;
 	unsigned no_stderr : 1;
+	unsigned stdin_inherit : 1;
+	const char *in;
 };
 
-#define CHILD_PROCESS_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0 }
+#define CHILD_PROCESS_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0, 0, NULL }
 
 /*
  * Run git and wait for it.  Returns its exit status, or -N when it was
