@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "conflicts.h"
+#include "fetchgate.h"
 #include "merge.h"
 #include "numstat.h"
 #include "pullmsg.h"
@@ -13,6 +14,7 @@
 #include "quote.h"
 #include "resolve.h"
 #include "run.h"
+#include "stat.h"
 #include "verify.h"
 
 /* FAILED: the request could not be verified (refused, not fetched) */
@@ -29,25 +31,6 @@ static const char *const verdict_name[] = {
 struct failure {
 	struct strbuf why, detail;
 };
-
-static void read_input(const char *file, struct strbuf *sb)
-{
-	FILE *f = stdin;
-	char buf[8192];
-	size_t n;
-
-	if (file && strcmp(file, "-")) {
-		f = fopen(file, "rb");
-		if (!f)
-			die_errno("cannot open '%s'", file);
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(sb, buf, n);
-	if (ferror(f))
-		die_errno("cannot read '%s'", f == stdin ? "stdin" : file);
-	if (f != stdin)
-		fclose(f);
-}
 
 /* The scratch repository the tips are fetched into, in the quarantine. */
 static struct strbuf scratch = STRBUF_INIT;
@@ -504,35 +487,11 @@ static int fetch_tip(struct verifying *vf, struct ahead *ahead,
 	return fail->why.len ? -1 : 0;
 }
 
-/* The counts of a numstat, as a request's totals line has them. */
-struct totals {
-	long files, ins, del;
-};
-
-static void numstat_totals(const struct numstat *ns, struct totals *t)
+static void add_totals(struct strbuf *sb, const struct stat_totals *t)
 {
-	size_t i;
+	char line[STAT_TOTALS_MAX];
 
-	t->files = (long)ns->nr;
-	t->ins = t->del = 0;
-	for (i = 0; i < ns->nr; i++)
-		if (ns->file[i].added >= 0) {
-			t->ins += ns->file[i].added;
-			t->del += ns->file[i].deleted;
-		}
-}
-
-static void add_totals(struct strbuf *sb, const struct totals *t)
-{
-	strbuf_addf(sb, "%ld file%s changed", t->files, t->files == 1 ? "" : "s");
-	if (!t->files)
-		return;
-	if (t->ins || !t->del)
-		strbuf_addf(sb, ", %ld insertion%s(+)", t->ins,
-			    t->ins == 1 ? "" : "s");
-	if (t->del || !t->ins)
-		strbuf_addf(sb, ", %ld deletion%s(-)", t->del,
-			    t->del == 1 ? "" : "s");
+	strbuf_addstr(sb, stat_totals_line(line, t));
 }
 
 /*
@@ -545,16 +504,16 @@ struct match {
 	size_t differences;
 };
 
-static int same_numbers(const struct pullmsg_row *r, const struct numstat_file *f)
+static int same_numbers(const struct stat_row *r, const struct numstat_file *f)
 {
-	if (r->kind == PULLMSG_ROW_BINARY)
+	if (r->kind == STAT_ROW_BINARY)
 		return f->added < 0;
-	if (r->kind == PULLMSG_ROW_TEXT)
+	if (r->kind == STAT_ROW_TEXT)
 		return f->added >= 0 && r->changes == f->added + f->deleted;
 	return 0;
 }
 
-static void match_rows(const struct pullmsg_request *req,
+static void match_rows(const struct pullreq *req,
 		       const struct numstat *ns, struct match *mt)
 {
 	size_t i, j;
@@ -571,22 +530,22 @@ static void match_rows(const struct pullmsg_request *req,
 	 */
 	for (pass = 0; pass < 4; pass++)
 		for (i = 0; i < req->nr_rows; i++) {
-			const struct pullmsg_row *r = &req->row[i];
+			const struct stat_row *r = &req->row[i];
 
 			if (mt->file_of[i] >= 0 || r->abbreviated != pass / 2)
 				continue;
 			for (j = 0; j < ns->nr; j++) {
 				const struct numstat_file *f = &ns->file[j];
-				enum pullmsg_match how;
+				enum stat_match how;
 
 				if (mt->used[j] ||
 				    (pass % 2 == 0 && !same_numbers(r, f)))
 					continue;
-				how = pullmsg_name_matches(r->name.s, r->name.len,
-							   f->path, f->path_len,
-							   f->from,
-							   f->from ? f->from_len : 0);
-				if (how == PULLMSG_NO_MATCH)
+				how = stat_name_matches(r->name.s, r->name.len,
+							f->path, f->path_len,
+							f->from,
+							f->from ? f->from_len : 0);
+				if (how == STAT_NO_MATCH)
 					continue;
 				mt->file_of[i] = (long)j;
 				mt->used[j] = 1;
@@ -609,13 +568,13 @@ static void match_release(struct match *mt)
 	free(mt->used);
 }
 
-static int same_totals(const struct pullmsg_request *req, const struct totals *t)
+static int same_totals(const struct pullreq *req, const struct stat_totals *t)
 {
-	return req->files == t->files && req->insertions == t->ins &&
-	       req->deletions == t->del;
+	return req->files == t->files && req->insertions == t->insertions &&
+	       req->deletions == t->deletions;
 }
 
-static void add_str(struct strbuf *sb, const struct pullmsg_str *s)
+static void add_str(struct strbuf *sb, const struct str *s)
 {
 	strbuf_add(sb, s->s, s->len);
 }
@@ -630,19 +589,19 @@ static void add_file_counts(struct strbuf *sb, const struct numstat_file *f,
 			    f->deleted);
 }
 
-static void add_row_count(struct strbuf *sb, const struct pullmsg_row *r,
+static void add_row_count(struct strbuf *sb, const struct stat_row *r,
 			  int porcelain)
 {
-	if (r->kind == PULLMSG_ROW_BINARY)
+	if (r->kind == STAT_ROW_BINARY)
 		strbuf_addstr(sb, porcelain ? "-" : "binary");
-	else if (r->kind == PULLMSG_ROW_UNMERGED)
+	else if (r->kind == STAT_ROW_UNMERGED)
 		strbuf_addstr(sb, porcelain ? "u" : "unmerged");
 	else
 		strbuf_addf(sb, "%ld", r->changes);
 }
 
 /* The rows and files that differ, under headings or as records. */
-static void add_differences(struct strbuf *sb, const struct pullmsg_request *req,
+static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			    const struct numstat *ns, const struct match *mt,
 			    int porcelain, int quote_high)
 {
@@ -793,7 +752,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	static const char *const numstat_stat[] = {
 		"--numstat", "-z", "--stat", "--summary", NULL
 	};
-	const struct pullmsg_request *req = &vf->msg->req;
+	const struct pullreq *req = &vf->msg->req;
 	struct pull *p = &vf->p;
 	struct strbuf *url = &vf->url, *ref = &vf->ref, *want = &vf->want;
 	struct strbuf *tip = &vf->tip, *subject = &vf->subject;
@@ -808,7 +767,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	struct child_process *cps[3] = { &cp[0], &cp[1], &cp[2] };
 	struct strvec bases = STRVEC_INIT;
 	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
-	struct totals ct;
+	struct stat_totals ct;
 	struct merge m;
 	enum verdict v;
 	int porcelain = vf->opts->porcelain;
@@ -886,8 +845,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 				    "asks for %s, the branch is at %s\n",
 				    want->buf, tip->buf);
 		strbuf_addstr(sb, "request's diffstat: ");
-		add_totals(sb, &(struct totals){ req->files, req->insertions,
-						 req->deletions });
+		add_totals(sb, &(struct stat_totals){ req->files,
+						      req->insertions,
+						      req->deletions });
 		strbuf_addch(sb, '\n');
 	}
 
@@ -911,9 +871,10 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	}
 
 	parse_numstat(&clean_out, &clean, porcelain ? NULL : &clean_stat);
-	numstat_totals(&clean, &ct);
+	stat_numstat_totals(&clean, &ct);
 	if (porcelain) {
-		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files, ct.ins, ct.del);
+		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files,
+			    ct.insertions, ct.deletions);
 	} else {
 		strbuf_addstr(sb, "clean diffstat:     ");
 		add_totals(sb, &ct);
@@ -947,7 +908,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	run_git_all_or_die(cps, nr);
 	parse_numstat(&rp_out, &rp, NULL);
 	match_rows(req, &rp, &rpmt);
-	numstat_totals(&rp, &ct);
+	stat_numstat_totals(&rp, &ct);
 	if (!rpmt.differences && same_totals(req, &ct)) {
 		v = MESSY;
 		if (porcelain) {
@@ -971,7 +932,8 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 		if (!strcmp(how, "moved"))
 			strbuf_addstr(sb, "the branch moved since the request");
 		else if (clean.nr < (size_t)req->files ||
-			 ct.ins + ct.del < req->insertions + req->deletions)
+			 ct.insertions + ct.deletions <
+			 req->insertions + req->deletions)
 			strbuf_addf(sb, "'%s' already has some of these changes",
 				    p->upstream.name);
 		else
@@ -1019,7 +981,7 @@ static enum verdict verify_one(const struct options *opts,
 			       const struct pullmsg *msg, struct strbuf *sb,
 			       struct failure *fail)
 {
-	const struct pullmsg_request *req = &msg->req;
+	const struct pullreq *req = &msg->req;
 	struct verifying vf = {
 		.opts = opts, .msg = msg, .url = STRBUF_INIT,
 		.ref = STRBUF_INIT, .want = STRBUF_INIT, .tip = STRBUF_INIT,
@@ -1129,17 +1091,13 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 
 int verify(const struct options *opts)
 {
-	struct strbuf in = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
 	struct failure fail = { STRBUF_INIT, STRBUF_INIT };
 	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
-	const char *err;
 	int status = 0;
 
-	read_input(opts->verify_file, &in);
-	if (pullmsg_parse(in.buf, in.len, &list, &err))
-		die("cannot parse the pull request: %s", err);
-	strbuf_release(&in);
+	pullmsg_read(opts->verify_file, &list);
 	if (!list.mbox && list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
 	for (i = 0; i < list.nr; i++)

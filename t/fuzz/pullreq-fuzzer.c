@@ -1,33 +1,34 @@
 /*
- * libFuzzer target for lib/pullmsg.c: parse the input as a mail (a
- * plain body, a message or an mbox) and read every byte of every string
- * of the result, so that ASan catches one that points at freed or
- * foreign memory; check what the header promises (a message has an
- * error or a request, a request has rows that add up); then put what
- * the parse found through the URL and ref checks and the name matcher,
+ * libFuzzer target for lib/pullreq.c and lib/stat.c: find the pull
+ * request in the input as a decoded text, and read every byte of every
+ * string of the result, so that ASan catches one that points at freed
+ * or foreign memory; check what the header promises (an error or a
+ * request, a request has rows that add up); then put what it found
+ * through the URL and ref checks (lib/fetchgate.c) and the name matcher,
  * and the input itself, cut at its first two NULs, through the matcher
- * and pullmsg_stat_name() (the pointer walks of pprint_rename()).
+ * and stat_name() (the pointer walks of pprint_rename()).
  */
 #include "fuzz.h"
-#include "../../lib/pullmsg.h"
+#include "../../lib/fetchgate.h"
+#include "../../lib/pullreq.h"
 
-static void walk(struct pullmsg_str s)
+static void walk(struct str s)
 {
 	fuzz_read(s.s, s.len);
 }
 
-static void names(struct pullmsg_str name, struct pullmsg_str path,
-		  struct pullmsg_str from)
+static void names(struct str name, struct str path,
+		  struct str from)
 {
 	walk(name);
 	walk(path);
 	walk(from);
 	if (path.len)
-		fuzz_sink ^= (unsigned char)pullmsg_name_matches(name.s, name.len,
+		fuzz_sink ^= (unsigned char)stat_name_matches(name.s, name.len,
 			path.s, path.len, from.s, from.len);
 }
 
-static void check_request(const struct pullmsg_request *r)
+static void check_request(const struct pullreq *r)
 {
 	size_t i, files = 0;
 
@@ -48,12 +49,12 @@ static void check_request(const struct pullmsg_request *r)
 		fuzz_sink ^= (unsigned char)pullmsg_check_ref(r->ref.s, r->ref.len,
 							 NULL);
 	for (i = 0; i < r->nr_rows; i++) {
-		const struct pullmsg_row *row = &r->row[i];
+		const struct stat_row *row = &r->row[i];
 
 		if (!row->name.len ||
 		    (row->abbreviated && (row->path.len || row->from.len)))
 			abort();
-		if (row->kind != PULLMSG_ROW_UNMERGED)
+		if (row->kind != STAT_ROW_UNMERGED)
 			files++;
 		names(row->name, row->path, row->from);
 	}
@@ -77,10 +78,10 @@ static void matcher(const char *buf, size_t len)
 	nul2 = memchr(nul1 + 1, '\0', len - n1 - 1);
 	n2 = nul2 ? (size_t)(nul2 - nul1 - 1) : len - n1 - 1;
 	n3 = nul2 ? len - n1 - n2 - 2 : 0;
-	fuzz_sink ^= (unsigned char)pullmsg_name_matches(buf, n1, nul1 + 1, n2,
+	fuzz_sink ^= (unsigned char)stat_name_matches(buf, n1, nul1 + 1, n2,
 						    nul2 ? nul2 + 1 : NULL, n3);
-	name = pullmsg_stat_name(nul1 + 1, n2, nul2 ? nul2 + 1 : NULL, n3,
-				 (int)(n1 % 2), &out);
+	name = stat_name(nul1 + 1, n2, nul2 ? nul2 + 1 : NULL, n3, (int)(n1 % 2),
+			 &out);
 	if (name) {
 		if (strlen(name) != out)
 			abort();
@@ -92,39 +93,21 @@ static void matcher(const char *buf, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pullmsg_list list = PULLMSG_LIST_INIT;
-	const char *err = NULL;
+	struct pullreq req;
+	const char *err;
 	char *buf = fuzz_copy(data, size);
-	size_t i;
 
 	if (!buf)
 		return 0;
-	if (pullmsg_parse(buf, size, &list, &err)) {
-		if (!err || list.msg || list.nr)
+	err = pullreq_find(buf, size, &req);
+	if (err) {
+		if (req.nr_rows || req.row || req.base.len || req.owned_)
 			abort();
-		free(buf);
-		return 0;
+	} else {
+		check_request(&req);
 	}
+	pullreq_release(&req);
 	matcher(buf, size);
-	free(buf);		/* the result must not point into it */
-	if (!list.nr)
-		abort();
-	for (i = 0; i < list.nr; i++) {
-		const struct pullmsg *m = &list.msg[i];
-
-		if (m->number != i + 1)
-			abort();
-		walk(m->subject);
-		walk(m->from);
-		walk(m->message_id);
-		walk(m->date);
-		if (m->error) {
-			if (m->req.nr_rows || m->req.row || m->req.base.len)
-				abort();
-		} else {
-			check_request(&m->req);
-		}
-	}
-	pullmsg_release(&list);
+	free(buf);
 	return 0;
 }
