@@ -156,7 +156,7 @@ void mail_read(const char *file, struct mail_list *list)
 	list->mail = xmalloc((nr + 1) * sizeof(*list->mail));
 	list->nr = nr;
 	job = xmalloc((nr + 1) * sizeof(*job));
-	cps = xmalloc((nr + 1) * sizeof(*cps));
+	cps = xmalloc((nr + 1) * sizeof(struct child_process *));
 	rcs = xmalloc((nr + 1) * sizeof(*rcs));
 	for (i = 0; i < nr; i++) {
 		struct mail m = { i + 1, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
