@@ -31,7 +31,8 @@ LIB_OBJS = lib/compare.o lib/conflicts.o lib/diff.o lib/gitmodules.o \
 	lib/merge.o lib/mtree.o lib/numstat.o lib/options.o lib/quarantine.o \
 	lib/quote.o lib/request-pull.o lib/resolve.o lib/run.o lib/signals.o \
 	lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o \
-	lib/pullmsg.o lib/verify.o lib/fetchgate.o lib/fetch.o lib/match.o
+	lib/fetch.o lib/fetchgate.o lib/mail.o lib/match.o lib/pullmsg.o \
+	lib/pullreq.o lib/stat.o lib/str.o lib/verify.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1
@@ -53,9 +54,9 @@ $(PROGRAM): $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $(OBJS)
 
 # Test drivers of single modules, like git's t/helper/test-tool.
-TEST_HELPERS = t/helper/test-pullmsg t/helper/test-repo-state
-t/helper/test-pullmsg: t/helper/test-pullmsg.o lib/pullmsg.o
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-pullmsg.o lib/pullmsg.o
+TEST_HELPERS = t/helper/test-pullreq t/helper/test-repo-state
+t/helper/test-pullreq: t/helper/test-pullreq.o $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-pullreq.o $(LIB_OBJS)
 t/helper/test-repo-state: t/helper/test-repo-state.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ t/helper/test-repo-state.o
 
@@ -125,10 +126,10 @@ valgrind: all $(TEST_HELPERS)
 # all of which must be silent.
 C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
-C_SOURCES += t/helper/test-pullmsg.c t/helper/test-repo-state.c \
-	t/fuzz/pullmsg-fuzzer.c
+C_SOURCES += t/helper/test-pullreq.c t/helper/test-repo-state.c \
+	t/fuzz/pullreq-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
-	t/fuzz/make-corpus t/fuzz/make-pullmsg-corpus t/lib/random-history \
+	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
 	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \
 	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
@@ -151,7 +152,7 @@ FUZZ_CFLAGS = -g -O1 $(BASIC_CFLAGS) \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 60
 FUZZERS = t/fuzz/mtree-fuzzer t/fuzz/numstat-fuzzer
-FUZZERS += t/fuzz/pullmsg-fuzzer
+FUZZERS += t/fuzz/pullreq-fuzzer
 
 fuzz: $(FUZZERS)
 
@@ -161,26 +162,29 @@ t/fuzz/mtree-fuzzer: t/fuzz/fuzz.h t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
 t/fuzz/numstat-fuzzer: t/fuzz/fuzz.h t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
 
-t/fuzz/pullmsg-fuzzer: t/fuzz/fuzz.h t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c lib/pullmsg.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullmsg-fuzzer.c lib/pullmsg.c
+PULLREQ_SOURCES = lib/pullreq.c lib/stat.c lib/str.c lib/fetchgate.c lib/quote.c \
+	lib/strbuf.c lib/usage.c
+t/fuzz/pullreq-fuzzer: t/fuzz/fuzz.h t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES) \
+		lib/pullreq.h lib/stat.h lib/str.h lib/fetchgate.h lib/quote.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES)
 
 fuzz-run: fuzz
 	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
-	mkdir -p t/fuzz/work/pullmsg
+	mkdir -p t/fuzz/work/pullreq
 	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
 		t/fuzz/work/mtree t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=t/fuzz/numstat-corpus/ \
 		t/fuzz/work/numstat t/fuzz/numstat-corpus
-	t/fuzz/pullmsg-fuzzer -max_total_time=$(FUZZ_SECONDS) \
-		-dict=t/fuzz/pullmsg.dict -artifact_prefix=t/fuzz/pullmsg-corpus/ \
-		t/fuzz/work/pullmsg t/fuzz/pullmsg-corpus
+	t/fuzz/pullreq-fuzzer -max_total_time=$(FUZZ_SECONDS) \
+		-dict=t/fuzz/pullreq.dict -artifact_prefix=t/fuzz/pullreq-corpus/ \
+		t/fuzz/work/pullreq t/fuzz/pullreq-corpus
 
 fuzz-regress: fuzz
 	t/fuzz/mtree-fuzzer -runs=0 t/fuzz/corpus
 	t/fuzz/numstat-fuzzer -runs=0 t/fuzz/numstat-corpus
-	t/fuzz/pullmsg-fuzzer -runs=0 t/fuzz/pullmsg-corpus
+	t/fuzz/pullreq-fuzzer -runs=0 t/fuzz/pullreq-corpus
 
 # A release tarball of HEAD, git-clean-diffstat-<version>.tar.gz, with
 # the version file that GIT-VERSION-GEN reads where git describe cannot
@@ -249,6 +253,6 @@ clean:
 	rm -rf $(PROGRAM) $(OBJS) GIT-CFLAGS GIT-VERSION-FILE $(MANPAGE) \
 		$(FUZZERS) t/fuzz/work \
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
-	rm -f $(TEST_HELPERS) t/helper/*.o lib/pullmsg.o
+	rm -f $(TEST_HELPERS) t/helper/*.o
 
 .PHONY: all install install-man dist distcheck deb rpm test test-matrix test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE

@@ -5,9 +5,11 @@
 #include "compare.h"
 #include "numstat.h"
 #include "quote.h"
+#include "resolve.h"
 #include "conflicts.h"
 #include "diff.h"
 #include "run.h"
+#include "stat.h"
 
 
 /*
@@ -137,32 +139,14 @@ static void parse_sorted(const struct strbuf *out, struct numstat *ns)
 		qsort(ns->file, ns->nr, sizeof(*ns->file), cmp_file);
 }
 
-/* The lines added and deleted over all files (binary files count none). */
-static void count_lines(const struct numstat *ns, long *ins, long *del)
-{
-	size_t i;
-
-	*ins = *del = 0;
-	for (i = 0; i < ns->nr; i++)
-		if (ns->file[i].added >= 0) {
-			*ins += ns->file[i].added;
-			*del += ns->file[i].deleted;
-		}
-}
-
 /* " 2 files changed, 5 insertions(+), 1 deletion(-)", as git says it. */
 static void add_totals(struct strbuf *sb, const struct numstat *ns)
 {
-	long ins, del;
+	struct stat_totals t;
+	char line[STAT_TOTALS_MAX];
 
-	count_lines(ns, &ins, &del);
-	strbuf_addf(sb, "%zu file%s changed", ns->nr, ns->nr == 1 ? "" : "s");
-	if (!ns->nr)
-		return;
-	if (ins || !del)
-		strbuf_addf(sb, ", %ld insertion%s(+)", ins, ins == 1 ? "" : "s");
-	if (del || !ins)
-		strbuf_addf(sb, ", %ld deletion%s(-)", del, del == 1 ? "" : "s");
+	stat_numstat_totals(ns, &t);
+	strbuf_addstr(sb, stat_totals_line(line, &t));
 }
 
 static void add_counts(struct strbuf *sb, const struct numstat_file *f)
@@ -480,10 +464,11 @@ static void add_porcelain_counts(struct strbuf *sb, const struct numstat_file *f
 static void add_porcelain_total(struct strbuf *sb, const char *name,
 				const struct numstat *ns, char eol)
 {
-	long ins, del;
+	struct stat_totals t;
 
-	count_lines(ns, &ins, &del);
-	strbuf_addf(sb, "%s %zu %ld %ld%c", name, ns->nr, ins, del, eol);
+	stat_numstat_totals(ns, &t);
+	strbuf_addf(sb, "%s %zu %ld %ld%c", name, ns->nr, t.insertions,
+		    t.deletions, eol);
 }
 
 static void print_porcelain(const struct strvec *base,
@@ -611,7 +596,7 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 		if (nr)
 			qsort(row, nr, sizeof(*row), cmp_row);
 		print_human(m, &desc, &messy, &clean, row, nr,
-			    quote_path_config(), opts->diff.nr_pathspec > 0);
+			    git_quote_path(), opts->diff.nr_pathspec > 0);
 	}
 	if (m->conflicted)
 		report_conflicts(m->pull, &m->res);

@@ -4,6 +4,7 @@
 
 #include "conflicts.h"
 #include "quote.h"
+#include "resolve.h"
 
 struct label {				/* a path and one kind of conflict */
 	struct mtree_str path, kind;
@@ -233,7 +234,7 @@ static void add_path(struct strbuf *line, const struct item *item,
 
 enum markers conflict_lines(struct strbuf *sb, const struct mtree_result *res)
 {
-	int quote_high = quote_path_config();
+	int quote_high = git_quote_path();
 	size_t nr_items, nr, i, nr_markers = 0;
 	struct item *item = conflicted_paths(res, &nr_items);
 	struct label *l = collect(res, item, nr_items, &nr);

@@ -4,11 +4,11 @@
 #include "match.h"
 #include "usage.h"
 
-int match_same_numbers(const struct pullmsg_row *r, const struct numstat_file *f)
+int match_same_numbers(const struct stat_row *r, const struct numstat_file *f)
 {
-	if (r->kind == PULLMSG_ROW_BINARY)
+	if (r->kind == STAT_ROW_BINARY)
 		return f->added < 0;
-	if (r->kind == PULLMSG_ROW_TEXT)
+	if (r->kind == STAT_ROW_TEXT)
 		return f->added >= 0 && r->changes == f->added + f->deleted;
 	return 0;
 }
@@ -226,7 +226,7 @@ static void indexes_build(struct indexes *ix, const struct numstat *ns)
 		for (q = 0; q < 2; q++) {
 			char *rev;
 
-			name[q] = pullmsg_stat_name(f->path, f->path_len,
+			name[q] = stat_name(f->path, f->path_len,
 						    f->from, f->from ? f->from_len : 0,
 						    !q, &len[q]);
 			if (!name[q])
@@ -261,15 +261,15 @@ static void indexes_release(struct indexes *ix)
 }
 
 /* The free file row r stands for, by whole name or tail, or NONE. */
-static size_t find_file(struct indexes *ix, const struct pullmsg_row *r,
+static size_t find_file(struct indexes *ix, const struct stat_row *r,
 			int same_numbers, const char *used)
 {
-	long class = r->kind == PULLMSG_ROW_BINARY ? -1 : r->changes;
+	long class = r->kind == STAT_ROW_BINARY ? -1 : r->changes;
 	size_t len = trimmed(r->name.s, r->name.len), lo, hi, j, k;
 	struct index *x;
 	char *tail;
 
-	if (same_numbers && r->kind == PULLMSG_ROW_UNMERGED)
+	if (same_numbers && r->kind == STAT_ROW_UNMERGED)
 		return NONE;
 	if (!same_numbers)
 		class = 0;
@@ -294,7 +294,7 @@ static size_t find_file(struct indexes *ix, const struct pullmsg_row *r,
 	return k < j ? k : j;
 }
 
-void match_rows(const struct pullmsg_request *req, const struct numstat *ns,
+void match_rows(const struct pullreq *req, const struct numstat *ns,
 		struct match *mt)
 {
 	struct indexes ix;
@@ -309,7 +309,7 @@ void match_rows(const struct pullmsg_request *req, const struct numstat *ns,
 	indexes_build(&ix, ns);
 	for (pass = 0; pass < 4; pass++)
 		for (i = 0; i < req->nr_rows; i++) {
-			const struct pullmsg_row *r = &req->row[i];
+			const struct stat_row *r = &req->row[i];
 
 			if (mt->file_of[i] >= 0 || r->abbreviated != pass / 2)
 				continue;

@@ -4,11 +4,12 @@
 #include <stddef.h>
 
 #include "numstat.h"
-#include "pullmsg.h"
+#include "pullreq.h"
+#include "stat.h"
 
 /*
  * A request's stat rows matched with the files of a diff, as git diff
- * --stat names them (pullmsg_name_matches()): whole names first, then
+ * --stat names them (stat_name_matches()): whole names first, then
  * abbreviated ones ("..." and a tail), each row taking the first free
  * file it stands for, one with the same numbers if there is one.  A
  * pure function, in O((rows + files) log files) whatever the mail: a
@@ -26,11 +27,11 @@ struct match {
 	size_t differences;
 };
 
-void match_rows(const struct pullmsg_request *req, const struct numstat *ns,
+void match_rows(const struct pullreq *req, const struct numstat *ns,
 		struct match *mt);
 void match_release(struct match *mt);
 
 /* Does row r give the numbers file f has? */
-int match_same_numbers(const struct pullmsg_row *r, const struct numstat_file *f);
+int match_same_numbers(const struct stat_row *r, const struct numstat_file *f);
 
 #endif

@@ -1,7 +1,6 @@
 #include <string.h>
 
 #include "quote.h"
-#include "run.h"
 
 static int needs_quote(unsigned char c, int quote_high)
 {
@@ -73,19 +72,4 @@ void quote_arg(struct strbuf *sb, const char *s, size_t len)
 	strbuf_addch(sb, '\'');
 	strbuf_add(sb, s, len);
 	strbuf_addch(sb, '\'');
-}
-
-int quote_path_config(void)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT;
-	int quote;
-
-	strvec_pushl(&cp.args, "config", "--type=bool", "--default=true",
-		     "core.quotepath", NULL);
-	cp.out = &out;
-	cp.no_stderr = 1;
-	quote = run_git(&cp) || strcmp(out.buf, "false\n");
-	strbuf_release(&out);
-	return quote;
 }

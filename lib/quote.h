@@ -27,7 +27,4 @@ void quote_c_always(struct strbuf *sb, const char *s, size_t len,
 void quote_shown(struct strbuf *sb, const char *s, size_t len);
 void quote_arg(struct strbuf *sb, const char *s, size_t len);
 
-/* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
-int quote_path_config(void);
-
 #endif

@@ -441,3 +441,18 @@ int repo_is_shallow(void)
 	strbuf_release(&out);
 	return shallow;
 }
+
+int git_quote_path(void)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	int quote;
+
+	strvec_pushl(&cp.args, "config", "--type=bool", "--default=true",
+		     "core.quotepath", NULL);
+	cp.out = &out;
+	cp.no_stderr = 1;
+	quote = run_git(&cp) || strcmp(out.buf, "false\n");
+	strbuf_release(&out);
+	return quote;
+}

@@ -49,6 +49,9 @@ void resolve_beside(struct pull *p, const char *upstream, const char *head,
 		    struct child_process **also, int *rcs, size_t nr);
 void pull_release(struct pull *p);
 
+/* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
+int git_quote_path(void);
+
 /* Is the repository a shallow clone? */
 int repo_is_shallow(void);
 

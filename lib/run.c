@@ -51,8 +51,9 @@ static void make_pipe(int fd[2])
 		die_errno("fcntl");
 }
 
-static pid_t spawn(const char **argv, const char **envp, int in, int out,
-		   int err)
+/* in: the file to read stdin from, NULL to inherit ours */
+static pid_t spawn(const char **argv, const char **envp, const char *in,
+		   int out, int err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -61,8 +62,8 @@ static pid_t spawn(const char **argv, const char **envp, int in, int out,
 	int rc;
 
 	posix_spawn_file_actions_init(&fa);
-	if (!in)
-		posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (in)
+		posix_spawn_file_actions_addopen(&fa, 0, in, O_RDONLY, 0);
 	if (out >= 0)
 		posix_spawn_file_actions_adddup2(&fa, out, 1);
 	if (err >= 0)
@@ -229,7 +230,8 @@ static void start(struct running *r, struct child_process *cp)
 	strvec_push(&argv, "git");
 	strvec_pushv(&argv, cp->args.v, cp->args.nr);
 	build_env(&envp, cp->env.v);
-	r->pid = spawn(argv.v, envp.v, cp->stdin_inherit,
+	r->pid = spawn(argv.v, envp.v, cp->stdin_inherit ? NULL :
+		       cp->in ? cp->in : "/dev/null",
 		       child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
 		       child_fd(cp->err, cp->no_stderr, err_fd, &devnull));
 

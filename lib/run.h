@@ -17,9 +17,10 @@
  * args are git's arguments: "git" itself is implied, and no shell is
  * ever involved.  env holds "NAME=value" entries that take the place of
  * our variables of the same name in git's environment, and "NAME"
- * entries that take ours away.  Standard input
- * is /dev/null, or ours (stdin_inherit: a mail on a terminal or a pipe,
- * which git then reads).  Each of stdout and stderr is captured into a strbuf
+ * entries that take ours away.  Standard input is /dev/null, or the
+ * file named by in, or with stdin_inherit ours (a git that reads the
+ * user's terminal, where ^C reaches it and us alike).  Each of stdout
+ * and stderr is captured into a strbuf
  * (out, err), thrown away (no_stdout, no_stderr), or else ours.  The
  * captured streams are read together with poll(), so that neither pipe
  * can fill up and deadlock the two processes.
@@ -37,9 +38,11 @@ struct child_process {
 	unsigned no_stdout : 1;
 	unsigned no_stderr : 1;
 	unsigned stdin_inherit : 1;	/* our stdin, not /dev/null */
+	const char *in;			/* or this file's */
 };
 
-#define CHILD_PROCESS_INIT { STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0, 0, 0, 0, 0 }
+#define CHILD_PROCESS_INIT \
+	{ STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0, 0, 0, 0, 0, NULL }
 
 /*
  * What run_git() returns for a git stopped at its limits (timeout_ms,

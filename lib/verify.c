@@ -11,6 +11,7 @@
 #include "quote.h"
 #include "resolve.h"
 #include "run.h"
+#include "stat.h"
 #include "verify.h"
 
 /* FAILED: the request could not be verified (refused, not fetched) */
@@ -32,25 +33,6 @@ struct failure {
 	struct strbuf why, detail;
 };
 
-static void read_input(const char *file, struct strbuf *sb)
-{
-	FILE *f = stdin;
-	char buf[8192];
-	size_t n;
-
-	if (file && strcmp(file, "-")) {
-		f = fopen(file, "rb");
-		if (!f)
-			die_errno("cannot open '%s'", file);
-	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(sb, buf, n);
-	if (ferror(f))
-		die_errno("cannot read '%s'", f == stdin ? "stdin" : file);
-	if (f != stdin)
-		fclose(f);
-}
-
 /* A request, once its tip is known: what report() needs. */
 struct verifying {
 	const struct options *opts;
@@ -60,44 +42,20 @@ struct verifying {
 	const char *how;		/* "local", "fetched", "moved" */
 };
 
-/* The counts of a numstat, as a request's totals line has them. */
-struct totals {
-	long files, ins, del;
-};
-
-static void numstat_totals(const struct numstat *ns, struct totals *t)
+static void add_totals(struct strbuf *sb, const struct stat_totals *t)
 {
-	size_t i;
+	char line[STAT_TOTALS_MAX];
 
-	t->files = (long)ns->nr;
-	t->ins = t->del = 0;
-	for (i = 0; i < ns->nr; i++)
-		if (ns->file[i].added >= 0) {
-			t->ins += ns->file[i].added;
-			t->del += ns->file[i].deleted;
-		}
+	strbuf_addstr(sb, stat_totals_line(line, t));
 }
 
-static void add_totals(struct strbuf *sb, const struct totals *t)
+static int same_totals(const struct pullreq *req, const struct stat_totals *t)
 {
-	strbuf_addf(sb, "%ld file%s changed", t->files, t->files == 1 ? "" : "s");
-	if (!t->files)
-		return;
-	if (t->ins || !t->del)
-		strbuf_addf(sb, ", %ld insertion%s(+)", t->ins,
-			    t->ins == 1 ? "" : "s");
-	if (t->del || !t->ins)
-		strbuf_addf(sb, ", %ld deletion%s(-)", t->del,
-			    t->del == 1 ? "" : "s");
+	return req->files == t->files && req->insertions == t->insertions &&
+	       req->deletions == t->deletions;
 }
 
-static int same_totals(const struct pullmsg_request *req, const struct totals *t)
-{
-	return req->files == t->files && req->insertions == t->ins &&
-	       req->deletions == t->del;
-}
-
-static void add_str(struct strbuf *sb, const struct pullmsg_str *s)
+static void add_str(struct strbuf *sb, const struct str *s)
 {
 	strbuf_add(sb, s->s, s->len);
 }
@@ -112,12 +70,12 @@ static void add_file_counts(struct strbuf *sb, const struct numstat_file *f,
 			    f->deleted);
 }
 
-static void add_row_count(struct strbuf *sb, const struct pullmsg_row *r,
+static void add_row_count(struct strbuf *sb, const struct stat_row *r,
 			  int porcelain)
 {
-	if (r->kind == PULLMSG_ROW_BINARY)
+	if (r->kind == STAT_ROW_BINARY)
 		strbuf_addstr(sb, porcelain ? "-" : "binary");
-	else if (r->kind == PULLMSG_ROW_UNMERGED)
+	else if (r->kind == STAT_ROW_UNMERGED)
 		strbuf_addstr(sb, porcelain ? "u" : "unmerged");
 	else
 		strbuf_addf(sb, "%ld", r->changes);
@@ -127,7 +85,7 @@ static void add_row_count(struct strbuf *sb, const struct pullmsg_row *r,
  * A row's name, as the mail has it: every byte from outside is shown
  * escaped (quote_shown()), and a record of --porcelain is C-quoted.
  */
-static void add_row_name(struct strbuf *sb, const struct pullmsg_row *r,
+static void add_row_name(struct strbuf *sb, const struct stat_row *r,
 			 int porcelain)
 {
 	if (porcelain)
@@ -137,7 +95,7 @@ static void add_row_name(struct strbuf *sb, const struct pullmsg_row *r,
 }
 
 /* The rows and files that differ, under headings or as records. */
-static void add_differences(struct strbuf *sb, const struct pullmsg_request *req,
+static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			    const struct numstat *ns, const struct match *mt,
 			    int porcelain, int quote_high)
 {
@@ -237,8 +195,8 @@ static void commit_subject(const char *id, struct strbuf *subject)
 /* The records or lines every report starts with. */
 static void add_heading(struct strbuf *sb, const struct verifying *vf)
 {
-	const struct pullmsg_request *req = &vf->msg->req;
-	struct totals rt = { req->files, req->insertions, req->deletions };
+	const struct pullreq *req = &vf->msg->req;
+	struct stat_totals rt = { req->files, req->insertions, req->deletions };
 
 	if (vf->opts->porcelain) {
 		strbuf_addf(sb, "message %zu\nurl ", vf->msg->number);
@@ -305,7 +263,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	static const char *const numstat_stat[] = {
 		"--numstat", "-z", "--stat", "--summary", NULL
 	};
-	const struct pullmsg_request *req = &vf->msg->req;
+	const struct pullreq *req = &vf->msg->req;
 	int porcelain = vf->opts->porcelain;
 	struct pull *p = &vf->p;
 	struct strbuf out = STRBUF_INIT, clean_stat = STRBUF_INIT;
@@ -314,7 +272,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct match mt = { NULL, NULL, 0 }, rpmt = { NULL, NULL, 0 };
 	struct strvec bases = STRVEC_INIT;
-	struct totals ct;
+	struct stat_totals ct;
 	struct merge m;
 	enum verdict v;
 
@@ -335,9 +293,10 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	cp.out = &out;
 	run_git_or_die(&cp);
 	parse_numstat(&out, &clean, porcelain ? NULL : &clean_stat);
-	numstat_totals(&clean, &ct);
+	stat_numstat_totals(&clean, &ct);
 	if (porcelain) {
-		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files, ct.ins, ct.del);
+		strbuf_addf(sb, "clean %ld %ld %ld\n", ct.files, ct.insertions,
+			    ct.deletions);
 	} else {
 		strbuf_addstr(sb, "clean diffstat:     ");
 		add_totals(sb, &ct);
@@ -358,7 +317,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	run_git_or_die(&cp);
 	parse_numstat(&out, &rp, NULL);
 	match_rows(req, &rp, &rpmt);
-	numstat_totals(&rp, &ct);
+	stat_numstat_totals(&rp, &ct);
 	if (!rpmt.differences && same_totals(req, &ct)) {
 		v = MESSY;
 		if (porcelain) {
@@ -382,7 +341,8 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 		if (!strcmp(vf->how, "moved"))
 			strbuf_addstr(sb, "the branch moved since the request");
 		else if (clean.nr < (size_t)req->files ||
-			 ct.ins + ct.del < req->insertions + req->deletions)
+			 ct.insertions + ct.deletions <
+			 req->insertions + req->deletions)
 			strbuf_addf(sb, "'%s' already has some of these changes",
 				    p->upstream.name);
 		else
@@ -392,7 +352,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb)
 	}
 	/* core.quotePath: asked only here, where paths are shown */
 	add_differences(sb, req, &clean, &mt, porcelain,
-			!porcelain && quote_path_config());
+			!porcelain && git_quote_path());
 
 out:
 	if (porcelain)
@@ -437,7 +397,7 @@ static enum verdict verify_one(const struct options *opts,
 			       const struct pullmsg *msg, struct strbuf *sb,
 			       struct failure *fail)
 {
-	const struct pullmsg_request *req = &msg->req;
+	const struct pullreq *req = &msg->req;
 	struct verifying vf = {
 		.opts = opts, .msg = msg, .url = STRBUF_INIT,
 		.ref = STRBUF_INIT, .want = STRBUF_INIT, .tip = STRBUF_INIT,
@@ -526,17 +486,13 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 
 int verify(const struct options *opts)
 {
-	struct strbuf in = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
 	struct failure fail = { STRBUF_INIT, STRBUF_INIT };
 	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
-	const char *err;
 	int status = 0;
 
-	read_input(opts->verify_file, &in);
-	if (pullmsg_parse(in.buf, in.len, &list, &err))
-		die("cannot parse the pull request: %s", err);
-	strbuf_release(&in);
+	pullmsg_read(opts->verify_file, &list);
 	if (!list.mbox && list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
 	for (i = 0; i < list.nr; i++)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# lib/pullmsg.c through t/helper/test-pullmsg: pull requests written by
+# lib/pullreq.c, lib/stat.c and the mail path (git mailsplit, git
+# mailinfo) through t/helper/test-pullreq: pull requests written by
 # the real git request-pull on the document's histories, sent through
 # what mail does to them (t/lib/mail.bash), parsed, and compared with
 # what git itself says of the same commits (the merge base, the tip,
@@ -11,9 +12,9 @@ load lib/mail
 
 setup() {
 	setup_world
-	PULLMSG=$TOP/t/helper/test-pullmsg
+	PULLMSG=$TOP/t/helper/test-pullreq
 	[ -x "$PULLMSG" ] || {
-		echo "build it first: make t/helper/test-pullmsg" >&2
+		echo "build it first: make t/helper/test-pullreq" >&2
 		return 1
 	}
 	PUB=$BATS_TEST_TMPDIR/pub.git
@@ -39,7 +40,7 @@ request_pull() {
 # parse <file>: test-pullmsg parse of the file, its result in
 # $BATS_TEST_TMPDIR/actual.
 parse() {
-	capture "$PULLMSG" parse <"$1" &&
+	capture "$PULLMSG" mail <"$1" &&
 	expect_status 0 &&
 	expect_no_stderr
 }
@@ -226,7 +227,7 @@ request_of_topic() {
 	test_cmp "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/actual"
 }
 
-@test "an RFC 822 message: Subject decoded (RFC 2047, folded), From, Message-Id" {
+@test "an RFC 822 message: Subject decoded (RFC 2047, folded), From, Date" {
 	history_simple
 	request_of_topic
 	mail_message 7bit \
@@ -238,7 +239,6 @@ request_of_topic() {
 	check_request linus topic
 	parsed_has 'subject [GIT PULL] ext4 für vN (grüße)' \
 		'from A U Thor <author@example.com>' \
-		'message-id <pull-1@example.com>' \
 		'date Thu, 7 Apr 2005 15:14:13 -0700'
 }
 
@@ -317,7 +317,7 @@ other_request() {
 	check_request linus topic
 }
 
-@test "multipart/alternative with text/html first: the text/plain part" {
+@test "multipart/alternative, text/plain then text/html: the text/plain part's request" {
 	history_simple
 	request_of_topic
 	other_request
@@ -327,8 +327,8 @@ other_request() {
 		>"$BATS_TEST_TMPDIR/text"
 	{
 		mail_headers 'Subject: [GIT PULL] alternative'
-		mail_multipart alternative alt-boundary "$BATS_TEST_TMPDIR/html" \
-			"$BATS_TEST_TMPDIR/text"
+		mail_multipart alternative alt-boundary "$BATS_TEST_TMPDIR/text" \
+			"$BATS_TEST_TMPDIR/html"
 	} >"$BATS_TEST_TMPDIR/mail"
 	parse "$BATS_TEST_TMPDIR/mail"
 	check_request linus topic
@@ -407,12 +407,72 @@ From the desk of A U Thor: all of ext4.' for-linus topic
 	[ "$(grep -c '^message ' "$BATS_TEST_TMPDIR/all")" -eq 3 ]
 	message_of_parse 1
 	check_request linus topic
-	parsed_has 'message-id <one@example.com>'
+	parsed_has 'subject [GIT PULL] one'
 	message_of_parse 2
 	parsed_has "error no 'The following changes since commit' line"
 	message_of_parse 3
 	check_request linus for-linus tags/for-linus
 	parsed_has 'tag-message ext4 for vN\n\nFrom the desk of A U Thor: all of ext4.'
+}
+
+@test "an mbox: a body line 'From the maintainer: ...' after an empty line does not start a message" {
+	history_simple
+	request_of_topic
+	{
+		echo 'Hello,'
+		echo
+		echo 'From the maintainer: please pull.'
+		echo
+		cat "$BATS_TEST_TMPDIR/request"
+	} | mail_message 8bit 'Subject: [GIT PULL] one' >"$BATS_TEST_TMPDIR/m1"
+	{
+		echo 'From author@example.com Thu Apr  7 15:14:13 2005'
+		cat "$BATS_TEST_TMPDIR/m1"
+	} >"$BATS_TEST_TMPDIR/mbox"
+	grep -q '^From the maintainer' "$BATS_TEST_TMPDIR/mbox"
+	parse "$BATS_TEST_TMPDIR/mbox"
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/all"
+	[ "$(grep -c '^message ' "$BATS_TEST_TMPDIR/all")" -eq 1 ]
+	message_of_parse 1
+	check_request linus topic
+}
+
+@test "an ISO-8859-1 body is converted to UTF-8" {
+	history_simple
+	request_of_topic
+	{
+		printf 'Gr\374\337e,\n\n'
+		cat "$BATS_TEST_TMPDIR/request"
+	} >"$BATS_TEST_TMPDIR/body"
+	{
+		mail_headers 'Subject: [GIT PULL] latin1' \
+			'Content-Type: text/plain; charset=iso-8859-1' \
+			'Content-Transfer-Encoding: 8bit'
+		echo
+		cat "$BATS_TEST_TMPDIR/body"
+	} >"$BATS_TEST_TMPDIR/mail"
+	capture "$PULLMSG" text "$BATS_TEST_TMPDIR/mail"
+	grep -q '^Grüße,$' "$BATS_TEST_TMPDIR/actual"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+}
+
+@test "a Maildir: one result per message, numbered as a mailbox" {
+	history_simple
+	request_of_topic
+	mkdir -p "$BATS_TEST_TMPDIR/md/cur" "$BATS_TEST_TMPDIR/md/new" \
+		"$BATS_TEST_TMPDIR/md/tmp"
+	mail_message 7bit 'Subject: [GIT PULL] one' <"$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/md/cur/1000.1.host:2,S"
+	echo 'no request here' | mail_message 7bit 'Subject: chatter' \
+		>"$BATS_TEST_TMPDIR/md/new/1001.2.host"
+	capture "$PULLMSG" mail "$BATS_TEST_TMPDIR/md"
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/all"
+	[ "$(sed -n 1p "$BATS_TEST_TMPDIR/all")" = mbox ]
+	[ "$(grep -c '^message ' "$BATS_TEST_TMPDIR/all")" -eq 2 ]
+	grep -q "^error no 'The following changes since commit' line$" \
+		"$BATS_TEST_TMPDIR/all"
+	grep -q '^base ' "$BATS_TEST_TMPDIR/all"
 }
 
 @test "paths longer than the stat's width: '.../tail' rows still stand for their files" {

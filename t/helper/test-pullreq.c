@@ -1,37 +1,50 @@
 /*
- * Test driver for lib/pullmsg.c, like git's t/helper/test-tool: each
- * subcommand runs one function of the module and prints its result in
- * a stable line format for t/pullmsg.bats.
+ * Test driver for lib/pullreq.c, lib/stat.c and the mail path
+ * (lib/mail.c, lib/pullmsg.c), like git's t/helper/test-tool: each
+ * subcommand runs one function and prints its result in a stable line
+ * format for t/pullmsg.bats.
  *
- *	test-pullmsg parse <message
- *		per message: "message <n>", then "<field> <value>" lines
- *		(subject, from, message-id, date; then error, or base, url,
+ *	test-pullreq find <text
+ *		pullreq_find() over the text as it is: the request's lines
+ *		as below, or "error <what is missing>"
+ *	test-pullreq mail [<file>]
+ *		pullmsg_read() of the file or stdin: "mbox" when it is a
+ *		mailbox, then per message: "message <n>", then "<field>
+ *		<value>" lines (subject, from, date; then error, or base, url,
  *		ref, tip, tag-message, description, shortlog, one "row" per
  *		stat row with its "  path" and "  from", total, cut,
  *		"summary" lines, patch); a field's bytes are C-escaped
  *		(\n, \t, \\, \ooo), empty fields are left out
- *	test-pullmsg url [--allow-local] <url>
+ *	test-pullreq text [<file>]
+ *		mail_read(): per message "message <n>" and its decoded
+ *		text, as it is
+ *	test-pullreq url [--allow-local] <url>
  *		"ok <transport>", or "refused: <why>" and exit 1
- *	test-pullmsg ref <ref>
+ *	test-pullreq ref <ref>
  *		"ok", or "refused: <why>" and exit 1
- *	test-pullmsg match <printed name> <path> [<from>]
+ *	test-pullreq match <printed name> <path> [<from>]
  *		"exact", "abbreviated", or "no" and exit 1
- *	test-pullmsg stat-name [--no-quotepath] <path> [<from>]
+ *	test-pullreq stat-name [--no-quotepath] <path> [<from>]
  *		the name git diff --stat prints for the file
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../lib/fetchgate.h"
+#include "../../lib/mail.h"
 #include "../../lib/pullmsg.h"
+#include "../../lib/signals.h"
 
 static void usage(void)
 {
-	fputs("usage: test-pullmsg parse <message\n"
-	      "   or: test-pullmsg url [--allow-local] <url>\n"
-	      "   or: test-pullmsg ref <ref>\n"
-	      "   or: test-pullmsg match <name> <path> [<from>]\n"
-	      "   or: test-pullmsg stat-name [--no-quotepath] <path> [<from>]\n",
+	fputs("usage: test-pullreq find <text\n"
+	      "   or: test-pullreq mail [<file>]\n"
+	      "   or: test-pullreq text [<file>]\n"
+	      "   or: test-pullreq url [--allow-local] <url>\n"
+	      "   or: test-pullreq ref <ref>\n"
+	      "   or: test-pullreq match <name> <path> [<from>]\n"
+	      "   or: test-pullreq stat-name [--no-quotepath] <path> [<from>]\n",
 	      stderr);
 	exit(129);
 }
@@ -57,7 +70,7 @@ static void put_escaped(const char *s, size_t n)
 }
 
 /* "<key> <value>\n", or nothing when the value is empty. */
-static void field(const char *key, struct pullmsg_str v)
+static void field(const char *key, struct str v)
 {
 	if (!v.len)
 		return;
@@ -66,13 +79,13 @@ static void field(const char *key, struct pullmsg_str v)
 	putchar('\n');
 }
 
-static void paths(struct pullmsg_str path, struct pullmsg_str from)
+static void paths(struct str path, struct str from)
 {
 	field("  path", path);
 	field("  from", from);
 }
 
-static void print_request(const struct pullmsg_request *r)
+static void print_request(const struct pullreq *r)
 {
 	static const char *const kinds[] = {
 		"create", "delete", "rename", "copy", "rewrite", "mode-change"
@@ -89,11 +102,11 @@ static void print_request(const struct pullmsg_request *r)
 	field("description", r->description);
 	field("shortlog", r->shortlog);
 	for (i = 0; i < r->nr_rows; i++) {
-		const struct pullmsg_row *row = &r->row[i];
+		const struct stat_row *row = &r->row[i];
 
-		if (row->kind == PULLMSG_ROW_TEXT)
+		if (row->kind == STAT_ROW_TEXT)
 			printf("row %ld ", row->changes);
-		else if (row->kind == PULLMSG_ROW_UNMERGED)
+		else if (row->kind == STAT_ROW_UNMERGED)
 			fputs("row unmerged ", stdout);
 		else if (row->old_size < 0)
 			fputs("row bin ", stdout);
@@ -107,14 +120,14 @@ static void print_request(const struct pullmsg_request *r)
 	if (r->rows_cut)
 		puts("cut");
 	for (i = 0; i < r->nr_summary; i++) {
-		const struct pullmsg_summary *s = &r->summary[i];
+		const struct stat_summary *s = &r->summary[i];
 
 		printf("summary %s", kinds[s->kind]);
-		if (s->kind == PULLMSG_SUMMARY_CREATE && s->new_mode)
+		if (s->kind == STAT_SUMMARY_CREATE && s->new_mode)
 			printf(" %06o", s->new_mode);
-		if (s->kind == PULLMSG_SUMMARY_DELETE && s->old_mode)
+		if (s->kind == STAT_SUMMARY_DELETE && s->old_mode)
 			printf(" %06o", s->old_mode);
-		if (s->kind == PULLMSG_SUMMARY_MODE_CHANGE)
+		if (s->kind == STAT_SUMMARY_MODE_CHANGE)
 			printf(" %06o %06o", s->old_mode, s->new_mode);
 		if (s->similarity >= 0)
 			printf(" %d%%", s->similarity);
@@ -128,12 +141,12 @@ static void print_request(const struct pullmsg_request *r)
 		puts("patch");
 }
 
-static int cmd_parse(void)
+static int cmd_find(void)
 {
-	struct pullmsg_list list = PULLMSG_LIST_INIT;
+	struct pullreq req;
 	const char *err;
 	char *buf = NULL;
-	size_t len = 0, alloc = 0, i;
+	size_t len = 0, alloc = 0;
 
 	for (;;) {
 		size_t got;
@@ -155,14 +168,25 @@ static int cmd_parse(void)
 		len += got;
 	}
 	if (ferror(stdin)) {
-		fputs("fatal: cannot read the message\n", stderr);
+		fputs("fatal: cannot read the text\n", stderr);
 		return 128;
 	}
-	if (pullmsg_parse(buf, len, &list, &err)) {
-		fprintf(stderr, "fatal: %s\n", err);
-		return 128;
-	}
-	free(buf);		/* the result owns what it points at */
+	err = pullreq_find(buf, len, &req);
+	if (err)
+		printf("error %s\n", err);
+	else
+		print_request(&req);
+	pullreq_release(&req);
+	free(buf);
+	return 0;
+}
+
+static int cmd_mail(const char *file)
+{
+	struct pullmsg_list list = PULLMSG_LIST_INIT;
+	size_t i;
+
+	pullmsg_read(file, &list);
 	if (list.mbox)
 		puts("mbox");
 	for (i = 0; i < list.nr; i++) {
@@ -171,7 +195,6 @@ static int cmd_parse(void)
 		printf("message %zu\n", m->number);
 		field("subject", m->subject);
 		field("from", m->from);
-		field("message-id", m->message_id);
 		field("date", m->date);
 		if (m->error)
 			printf("error %s\n", m->error);
@@ -182,21 +205,42 @@ static int cmd_parse(void)
 	return 0;
 }
 
+static int cmd_text(const char *file)
+{
+	struct mail_list list = MAIL_LIST_INIT;
+	size_t i;
+
+	mail_read(file, &list);
+	for (i = 0; i < list.nr; i++) {
+		printf("message %zu\n", list.mail[i].number);
+		if (list.mail[i].error)
+			printf("error %s\n", list.mail[i].error);
+		fwrite(list.mail[i].text.buf, 1, list.mail[i].text.len, stdout);
+	}
+	mail_list_release(&list);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
 		usage();
-	if (!strcmp(argv[1], "parse") && argc == 2)
-		return cmd_parse();
+	signals_init();
+	if (!strcmp(argv[1], "find") && argc == 2)
+		return cmd_find();
+	if (!strcmp(argv[1], "mail") && argc <= 3)
+		return cmd_mail(argv[2]);
+	if (!strcmp(argv[1], "text") && argc <= 3)
+		return cmd_text(argv[2]);
 	if (!strcmp(argv[1], "url") && (argc == 3 ||
 	    (argc == 4 && !strcmp(argv[2], "--allow-local")))) {
 		static const char *const names[] = {
 			"https", "http", "git", "ssh", "scp", "file", "local"
 		};
-		enum pullmsg_transport kind;
+		enum fetchgate_transport kind;
 		const char *url = argv[argc - 1], *err;
 
-		if (pullmsg_check_url(url, strlen(url), argc == 4, &kind, &err)) {
+		if (fetchgate_check_url(url, strlen(url), argc == 4, &kind, &err)) {
 			printf("refused: %s\n", err);
 			return 1;
 		}
@@ -206,7 +250,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "ref") && argc == 3) {
 		const char *err;
 
-		if (pullmsg_check_ref(argv[2], strlen(argv[2]), &err)) {
+		if (fetchgate_check_ref(argv[2], strlen(argv[2]), &err)) {
 			printf("refused: %s\n", err);
 			return 1;
 		}
@@ -215,14 +259,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "match") && (argc == 4 || argc == 5)) {
 		const char *from = argc == 5 ? argv[4] : "";
-		enum pullmsg_match m =
-			pullmsg_name_matches(argv[2], strlen(argv[2]),
+		enum stat_match m =
+			stat_name_matches(argv[2], strlen(argv[2]),
 					     argv[3], strlen(argv[3]),
 					     from, strlen(from));
 
-		puts(m == PULLMSG_MATCH ? "exact" :
-		     m == PULLMSG_MATCH_ABBREV ? "abbreviated" : "no");
-		return m == PULLMSG_NO_MATCH;
+		puts(m == STAT_MATCH ? "exact" :
+		     m == STAT_MATCH_ABBREV ? "abbreviated" : "no");
+		return m == STAT_NO_MATCH;
 	}
 	if (!strcmp(argv[1], "stat-name") && argc >= 3) {
 		int quotepath = strcmp(argv[2], "--no-quotepath");
@@ -234,8 +278,8 @@ int main(int argc, char **argv)
 		if (argc - at < 1 || argc - at > 2)
 			usage();
 		from = argc - at == 2 ? argv[at + 1] : "";
-		name = pullmsg_stat_name(argv[at], strlen(argv[at]),
-					 from, strlen(from), quotepath, &len);
+		name = stat_name(argv[at], strlen(argv[at]), from, strlen(from),
+				 quotepath, &len);
 		if (!name) {
 			fputs("fatal: out of memory\n", stderr);
 			return 128;

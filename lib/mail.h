@@ -1,0 +1,64 @@
+#ifndef MAIL_H
+#define MAIL_H
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+/*
+ * Reading mail with git's own plumbing, which every git >= 2.38 ships,
+ * instead of decoding it by hand:
+ *
+ *  - `git mailsplit -b --mboxrd` cuts the input into messages, in a
+ *    directory inside the quarantine (quarantine.h): an mbox (a message
+ *    starts at a From_ line "From <sender> <date>", and ">From " lines
+ *    lose one '>'), a Maildir (a directory), or, without a From_ line,
+ *    one message;
+ *  - `git mailinfo` decodes each message, whatever the user's mailinfo
+ *    settings: -k keeps the subject as written ("[GIT PULL] ..."),
+ *    -u with i18n.commitEncoding=UTF-8 converts headers and body from
+ *    their charset (--encoding=UTF-8 converts neither, in git 2.38 to
+ *    2.39 at least),
+ *    --no-scissors and --no-inbody-headers keep the body whole, and
+ *    --quoted-cr=strip drops the CR of CRLF lines in a base64 or
+ *    quoted-printable body.  Quoted-printable, base64, RFC 2047 words
+ *    and multipart are undone; format=flowed is not.  The gits run in
+ *    parallel (run.h's run_git_all()).
+ *
+ * Nothing read from the mail reaches git as an argument.
+ */
+
+struct mail {
+	size_t number;			/* 1, 2, ...: its place in the input */
+	struct strbuf subject;		/* as mailinfo says them, UTF-8; */
+	struct strbuf from;		/* "Name <address>"; empty when */
+	struct strbuf date;		/* the message has none */
+	/*
+	 * The decoded body, UTF-8, LF line ends: what mailinfo wrote as
+	 * the message, then what it took for a patch (it cuts the body
+	 * at a "diff --git" or "---" line; the whole is wanted here).
+	 */
+	struct strbuf text;
+	/* NULL, or why the message could not be read (then no text) */
+	const char *error;
+};
+
+struct mail_list {
+	struct mail *mail;
+	size_t nr;
+	int mailbox;			/* an mbox (a From_ line) or a Maildir */
+};
+
+#define MAIL_LIST_INIT { NULL, 0, 0 }
+
+/*
+ * Read the messages of file (stdin when file is NULL or "-"; git
+ * mailsplit reads it itself) into *list.  Dies when git mailsplit
+ * fails (an unreadable file); a message git mailinfo cannot read has
+ * its error set and the others are read.
+ */
+void mail_read(const char *file, struct mail_list *list);
+
+void mail_list_release(struct mail_list *list);
+
+#endif

@@ -1,0 +1,686 @@
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numstat.h"
+#include "stat.h"
+
+static const char empty[] = "";
+
+/* A growing buffer that notes running out of memory instead of dying. */
+struct buf {
+	char *s;
+	size_t len, alloc;
+	int oom;
+};
+
+#define BUF_INIT { NULL, 0, 0, 0 }
+
+static void buf_add(struct buf *b, const void *s, size_t n)
+{
+	if (b->oom || !n)
+		return;
+	if (n > (size_t)-1 / 2 - b->len) {
+		b->oom = 1;
+		return;
+	}
+	if (b->len + n + 1 > b->alloc) {
+		size_t want = b->len + n + 1;
+		char *grown;
+
+		if (want < 2 * b->alloc)
+			want = 2 * b->alloc;
+		if (want < 64)
+			want = 64;
+		grown = realloc(b->s, want);
+		if (!grown) {
+			b->oom = 1;
+			return;
+		}
+		b->s = grown;
+		b->alloc = want;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void buf_addch(struct buf *b, int ch)
+{
+	char c = (char)ch;
+
+	buf_add(b, &c, 1);
+}
+
+static void buf_release(struct buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->alloc = 0;
+}
+/* The buffer's bytes, handed to the caller (NULL when empty or out of memory). */
+static char *buf_detach(struct buf *b, int *oom)
+{
+	char *s = b->s;
+
+	if (b->oom) {
+		*oom = 1;
+		buf_release(b);
+		return NULL;
+	}
+	b->s = NULL;
+	b->len = b->alloc = 0;
+	return s;
+}
+
+static struct str mkstr(const char *s, size_t n)
+{
+	struct str str;
+
+	str.s = n ? s : empty;
+	str.len = n;
+	return str;
+}
+
+/* Is ch one of the bytes of set (never NUL)? */
+static int in_set(int ch, const char *set)
+{
+	return ch && strchr(set, ch);
+}
+
+static int is_space(int ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
+static int is_digit(int ch)
+{
+	return ch >= '0' && ch <= '9';
+}
+
+static int starts_with(struct str l, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return l.len >= n && !memcmp(l.s, prefix, n);
+}
+
+static size_t parse_num(const char *s, size_t n, long *out)
+{
+	size_t i;
+	long v = 0;
+
+	for (i = 0; i < n && is_digit(s[i]); i++) {
+		if (i == 18)
+			return 0;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Printed names: C quoting and renames, as git's diff.c prints them.  */
+
+static int must_quote(unsigned char ch, int quotepath)
+{
+	return ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f ||
+	       (ch >= 0x80 && quotepath);
+}
+
+static int needs_quoting(const char *s, size_t n, int quotepath)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (must_quote((unsigned char)s[i], quotepath))
+			return 1;
+	return 0;
+}
+
+/* quote.c, quote_c_style(): the name, or "..." with C escapes. */
+static void quote_c(struct buf *b, const char *s, size_t n, int quotepath)
+{
+	static const char letters[] = "abtnvfr";	/* 0x07 to 0x0d */
+	size_t i;
+
+	if (!needs_quoting(s, n, quotepath)) {
+		buf_add(b, s, n);
+		return;
+	}
+	buf_addch(b, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (!must_quote(ch, quotepath)) {
+			buf_addch(b, ch);
+			continue;
+		}
+		buf_addch(b, '\\');
+		if (ch == '"' || ch == '\\') {
+			buf_addch(b, ch);
+		} else if (ch >= 0x07 && ch <= 0x0d) {
+			buf_addch(b, letters[ch - 0x07]);
+		} else {
+			buf_addch(b, '0' + (ch >> 6 & 03));
+			buf_addch(b, '0' + (ch >> 3 & 07));
+			buf_addch(b, '0' + (ch & 07));
+		}
+	}
+	buf_addch(b, '"');
+}
+
+/* diff.c, pprint_rename(), on counted strings. */
+static void pprint_rename(struct buf *out, const char *a, size_t len_a,
+			  const char *b, size_t len_b, int quotepath)
+{
+	ptrdiff_t pfx = 0, sfx = 0, adjust, i, j, a_mid, b_mid;
+
+	if (needs_quoting(a, len_a, quotepath) ||
+	    needs_quoting(b, len_b, quotepath)) {
+		quote_c(out, a, len_a, quotepath);
+		buf_add(out, " => ", 4);
+		quote_c(out, b, len_b, quotepath);
+		return;
+	}
+	/* the common prefix, up to its last '/' */
+	for (i = 0; (size_t)i < len_a && (size_t)i < len_b && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			pfx = i + 1;
+	/*
+	 * The common suffix, from a '/': from the terminating NULs back,
+	 * and one into the prefix to see its slash when there is one.
+	 */
+	adjust = pfx ? 1 : 0;
+	i = (ptrdiff_t)len_a;
+	j = (ptrdiff_t)len_b;
+	while (pfx - adjust <= i && pfx - adjust <= j &&
+	       ((size_t)i == len_a ? '\0' : a[i]) ==
+	       ((size_t)j == len_b ? '\0' : b[j])) {
+		if ((size_t)i < len_a && a[i] == '/')
+			sfx = (ptrdiff_t)len_a - i;
+		i--;
+		j--;
+	}
+	a_mid = (ptrdiff_t)len_a - pfx - sfx;
+	b_mid = (ptrdiff_t)len_b - pfx - sfx;
+	if (a_mid < 0)
+		a_mid = 0;
+	if (b_mid < 0)
+		b_mid = 0;
+	if (pfx + sfx) {
+		buf_add(out, a, (size_t)pfx);
+		buf_addch(out, '{');
+	}
+	buf_add(out, a + pfx, (size_t)a_mid);
+	buf_add(out, " => ", 4);
+	buf_add(out, b + pfx, (size_t)b_mid);
+	if (pfx + sfx) {
+		buf_addch(out, '}');
+		buf_add(out, a + len_a - sfx, (size_t)sfx);
+	}
+}
+
+char *stat_name(const char *path, size_t path_len,
+			const char *from, size_t from_len, int quotepath,
+			size_t *len)
+{
+	struct buf b = BUF_INIT;
+
+	if (from_len)
+		pprint_rename(&b, from, from_len, path, path_len, quotepath);
+	else
+		quote_c(&b, path, path_len, quotepath);
+	buf_addch(&b, '\0');
+	if (b.oom) {
+		buf_release(&b);
+		return NULL;
+	}
+	*len = b.len - 1;
+	return b.s;
+}
+
+enum stat_match stat_name_matches(const char *name, size_t name_len,
+					const char *path, size_t path_len,
+					const char *from, size_t from_len)
+{
+	enum stat_match found = STAT_NO_MATCH;
+	int quotepath;
+
+	while (name_len && name[name_len - 1] == ' ')
+		name_len--;
+	for (quotepath = 1; quotepath >= 0 && !found; quotepath--) {
+		size_t len;
+		char *full = stat_name(path, path_len, from, from_len,
+					       quotepath, &len);
+
+		if (!full)
+			return STAT_NO_MATCH;
+		while (len && full[len - 1] == ' ')
+			len--;
+		if (len == name_len && !memcmp(full, name, len)) {
+			found = STAT_MATCH;
+		} else if (name_len >= 3 && !memcmp(name, "...", 3)) {
+			const char *tail = name + 3;
+			size_t n = name_len - 3;
+
+			/* git cut the name at a column, then at a '/' after it */
+			if (n < len && !memcmp(full + len - n, tail, n) &&
+			    (!n || tail[0] == '/' || !memchr(tail, '/', n)))
+				found = STAT_MATCH_ABBREV;
+		}
+		free(full);
+	}
+	return found;
+}
+
+/* unquote_c_style(): the quoted string at *i in s (n bytes) into out. */
+static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
+{
+	size_t k = *i;
+
+	if (k >= n || s[k] != '"')
+		return -1;
+	for (k++; k < n; k++) {
+		unsigned char ch = (unsigned char)s[k];
+		static const char letters[] = "abtnvfr";	/* 0x07 to 0x0d */
+
+		if (ch == '"') {
+			*i = k + 1;
+			return 0;
+		}
+		if (ch != '\\') {
+			buf_addch(out, ch);
+			continue;
+		}
+		if (++k >= n)
+			return -1;
+		ch = (unsigned char)s[k];
+		if (in_set(ch, letters)) {
+			buf_addch(out, 0x07 + (int)(strchr(letters, ch) - letters));
+		} else if (ch == '"' || ch == '\\') {
+			buf_addch(out, ch);
+		} else if (ch >= '0' && ch <= '3' && k + 2 < n &&
+			   s[k + 1] >= '0' && s[k + 1] <= '7' &&
+			   s[k + 2] >= '0' && s[k + 2] <= '7') {
+			buf_addch(out, (ch - '0') << 6 | (s[k + 1] - '0') << 3 |
+				       (s[k + 2] - '0'));
+			k += 2;
+		} else {
+			return -1;
+		}
+	}
+	return -1;
+}
+
+static const char *find(const char *s, size_t n, const char *needle)
+{
+	size_t m = strlen(needle), i;
+
+	for (i = 0; i + m <= n; i++)
+		if (!memcmp(s + i, needle, m))
+			return s + i;
+	return NULL;
+}
+
+/*
+ * *from and *path copies of a and b (a may be empty: no source) in one
+ * block, *owned; a and b are released.  -1 when out of memory.
+ */
+static int own(struct buf *a, struct buf *b, struct str *from,
+	       struct str *path, char **owned)
+{
+	size_t from_len = a->len, path_len = b->len;
+	int oom = b->oom;
+	char *block;
+
+	buf_add(a, b->s, b->len);
+	buf_release(b);
+	block = buf_detach(a, &oom);
+	if (oom) {
+		free(block);
+		return -1;
+	}
+	*owned = block;
+	*from = mkstr(block, from_len);
+	*path = mkstr(block ? block + from_len : NULL, path_len);
+	return 0;
+}
+
+int stat_name_paths(struct str name, struct str *path, struct str *from,
+		    char **owned)
+{
+	const char *s = name.s, *arrow;
+	size_t n = name.len, i;
+
+	*path = *from = mkstr(NULL, 0);
+	*owned = NULL;
+	if (!n)
+		return 0;
+	if (memchr(s, '"', n)) {		/* "a" => "b", a => "b", "a" */
+		struct buf part[2] = { BUF_INIT, BUF_INIT };
+		int k;
+
+		i = 0;
+		for (k = 0; k < 2; k++) {
+			if (s[i] == '"') {
+				if (unquote_c(s, n, &i, &part[k]))
+					break;
+			} else {
+				arrow = find(s + i, n - i, " => ");
+				if (!arrow || memchr(s + i, '"', (size_t)(arrow - s) - i))
+					break;
+				buf_add(&part[k], s + i, (size_t)(arrow - s) - i);
+				i = (size_t)(arrow - s);
+			}
+			if (i == n || n - i < 5 || memcmp(s + i, " => ", 4))
+				break;
+			i += 4;
+		}
+		if (i == n && k == 0)
+			return own(&part[1], &part[0], from, path, owned);
+		if (i == n && k == 1)
+			return own(&part[0], &part[1], from, path, owned);
+		buf_release(&part[0]);
+		buf_release(&part[1]);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {		/* pfx{a => b}sfx */
+		const char *close;
+		struct buf a = BUF_INIT, b = BUF_INIT;
+		size_t pfx = i, sfx_at, sfx;
+
+		if (s[i] != '{' || (i && s[i - 1] != '/'))
+			continue;
+		arrow = find(s + i, n - i, " => ");
+		if (!arrow)
+			break;
+		for (close = arrow + 4; close < s + n; close++)
+			if (*close == '}' && (close + 1 == s + n || close[1] == '/'))
+				break;
+		if (close == s + n)
+			continue;
+		sfx_at = (size_t)(close + 1 - s);
+		sfx = n - sfx_at;
+		if (!pfx && !sfx)
+			continue;
+		buf_add(&a, s, pfx);
+		buf_add(&a, s + i + 1, (size_t)(arrow - s) - i - 1);
+		buf_add(&b, s, pfx);
+		buf_add(&b, arrow + 4, (size_t)(close - arrow) - 4);
+		/* an empty middle: prefix and suffix share their slash */
+		if (a.len == pfx && pfx && sfx)
+			a.len--;
+		if (b.len == pfx && pfx && sfx)
+			b.len--;
+		buf_add(&a, s + sfx_at, sfx);
+		buf_add(&b, s + sfx_at, sfx);
+		return own(&a, &b, from, path, owned);
+	}
+	arrow = find(s, n, " => ");
+	if (arrow) {				/* a => b */
+		*from = mkstr(s, (size_t)(arrow - s));
+		*path = mkstr(arrow + 4, n - (size_t)(arrow - s) - 4);
+	} else {
+		*path = name;
+	}
+	return 0;
+}
+
+int stat_name_path(struct str name, struct str *path, char **owned)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct str from;
+	size_t i = 0;
+
+	*owned = NULL;
+	*path = name;
+	if (!name.len || name.s[0] != '"')
+		return 0;
+	if (unquote_c(name.s, name.len, &i, &b) || i != name.len) {
+		*path = mkstr(NULL, 0);
+		if (b.oom) {
+			buf_release(&b);
+			return -1;
+		}
+		buf_release(&b);
+		return 0;
+	}
+	return own(&a, &b, &from, path, owned);
+}
+
+int stat_parse_totals(struct str l, struct stat_totals *t)
+{
+	long *files = &t->files, *ins = &t->insertions, *del = &t->deletions;
+	const char *s = l.s;
+	size_t n = l.len, i = 1, k;
+
+	while (n && is_space(s[n - 1]))
+		n--;
+	if (n < 2 || s[0] != ' ' || !is_digit(s[1]))
+		return 0;
+	*ins = *del = 0;
+	if (!(k = parse_num(s + i, n - i, files)))
+		return 0;
+	i += k;
+	if (n - i >= 13 && !memcmp(s + i, " file changed", 13))
+		i += 13;
+	else if (n - i >= 14 && !memcmp(s + i, " files changed", 14))
+		i += 14;
+	else
+		return 0;
+	if (n - i > 2 && !memcmp(s + i, ", ", 2) &&
+	    (k = parse_num(s + i + 2, n - i - 2, ins))) {
+		size_t j = i + 2 + k;
+
+		if (n - j >= 13 && !memcmp(s + j, " insertion(+)", 13))
+			i = j + 13;
+		else if (n - j >= 14 && !memcmp(s + j, " insertions(+)", 14))
+			i = j + 14;
+		else
+			*ins = 0;
+	}
+	if (n - i > 2 && !memcmp(s + i, ", ", 2) &&
+	    (k = parse_num(s + i + 2, n - i - 2, del))) {
+		size_t j = i + 2 + k;
+
+		if (n - j >= 12 && !memcmp(s + j, " deletion(-)", 12))
+			i = j + 12;
+		else if (n - j >= 13 && !memcmp(s + j, " deletions(-)", 13))
+			i = j + 13;
+	}
+	return i == n;
+}
+
+/*
+ * A stat row: " <name> | <N> <graph>", " <name> | Bin[ <old> -> <new> bytes]"
+ * or " <name> | Unmerged", the name padded with spaces.
+ */
+int stat_parse_row(struct str l, struct stat_row *row)
+{
+	const char *s = l.s;
+	size_t n, bar, i, k;
+
+	memset(row, 0, sizeof(*row));
+	n = l.len;
+	while (n && is_space(s[n - 1]))
+		n--;
+	if (n < 5 || s[0] != ' ')
+		return 0;
+	for (bar = n - 2; bar > 1; bar--)	/* the last " | " */
+		if (s[bar] == '|')
+			break;
+	if (bar <= 1 || s[bar - 1] != ' ' || s[bar + 1] != ' ')
+		return 0;
+	i = bar + 2;
+	while (i < n && s[i] == ' ')
+		i++;
+	row->changes = row->old_size = row->new_size = -1;
+	if ((k = parse_num(s + i, n - i, &row->changes))) {
+		row->kind = STAT_ROW_TEXT;
+		i += k;
+		if (i == n) {
+			if (row->changes)
+				return 0;
+		} else {
+			if (s[i++] != ' ' || i == n || !row->changes)
+				return 0;
+			while (i < n && s[i] == '+')
+				i++;
+			while (i < n && s[i] == '-')
+				i++;
+			if (i != n)
+				return 0;
+		}
+	} else if (n - i >= 3 && !memcmp(s + i, "Bin", 3)) {
+		row->kind = STAT_ROW_BINARY;
+		i += 3;
+		if (i < n) {
+			if (s[i] != ' ' ||
+			    !(k = parse_num(s + i + 1, n - i - 1, &row->old_size)))
+				return 0;
+			i += 1 + k;
+			if (n - i < 4 || memcmp(s + i, " -> ", 4) ||
+			    !(k = parse_num(s + i + 4, n - i - 4, &row->new_size)))
+				return 0;
+			i += 4 + k;
+			if (n - i != 6 || memcmp(s + i, " bytes", 6))
+				return 0;
+		}
+	} else if (n - i == 8 && !memcmp(s + i, "Unmerged", 8)) {
+		row->kind = STAT_ROW_UNMERGED;
+	} else {
+		return 0;
+	}
+	k = bar - 1;
+	while (k > 1 && s[k - 1] == ' ')
+		k--;
+	row->name = mkstr(s + 1, k - 1);
+	row->abbreviated = row->name.len >= 3 && !memcmp(row->name.s, "...", 3);
+	return row->name.len > 0;
+}
+
+int stat_is_cut(struct str l)
+{
+	while (l.len && is_space(l.s[l.len - 1]))
+		l.len--;
+	return l.len == 4 && !memcmp(l.s, " ...", 4);
+}
+
+/* The six octal digits of a mode (%06o) at s: 1 and *mode, or 0. */
+static int parse_mode(const char *s, size_t n, unsigned *mode)
+{
+	size_t i;
+
+	*mode = 0;
+	if (n < 6)
+		return 0;
+	for (i = 0; i < 6; i++) {
+		if (s[i] < '0' || s[i] > '7')
+			return 0;
+		*mode = *mode * 8 + (unsigned)(s[i] - '0');
+	}
+	return 1;
+}
+
+int stat_parse_summary(struct str l, struct stat_summary *sum)
+{
+	static const struct {
+		const char *word;
+		enum stat_summary_kind kind;
+	} words[] = {
+		{ " create ", STAT_SUMMARY_CREATE },
+		{ " delete ", STAT_SUMMARY_DELETE },
+		{ " rename ", STAT_SUMMARY_RENAME },
+		{ " copy ", STAT_SUMMARY_COPY },
+		{ " rewrite ", STAT_SUMMARY_REWRITE },
+		{ " mode change ", STAT_SUMMARY_MODE_CHANGE },
+	};
+	const char *s = l.s;
+	size_t n = l.len, w, i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->similarity = -1;
+	while (n && s[n - 1] == ' ')
+		n--;
+	for (w = 0; w < sizeof(words) / sizeof(*words); w++)
+		if (starts_with(mkstr(s, n), words[w].word))
+			break;
+	if (w == sizeof(words) / sizeof(*words))
+		return 0;
+	sum->kind = words[w].kind;
+	i = strlen(words[w].word);
+	switch (sum->kind) {
+	case STAT_SUMMARY_CREATE:
+	case STAT_SUMMARY_DELETE:
+		if (n - i > 12 && !memcmp(s + i, "mode ", 5) &&
+		    s[i + 11] == ' ' &&
+		    parse_mode(s + i + 5, 6, sum->kind == STAT_SUMMARY_CREATE ?
+			       &sum->new_mode : &sum->old_mode))
+			i += 12;
+		sum->name = mkstr(s + i, n - i);
+		return i < n;
+	case STAT_SUMMARY_MODE_CHANGE:
+		if (!parse_mode(s + i, n - i, &sum->old_mode) ||
+		    n - i < 10 || memcmp(s + i + 6, " => ", 4) ||
+		    !parse_mode(s + i + 10, n - i - 10, &sum->new_mode))
+			return 0;
+		i += 16;
+		if (i == n)
+			return 1;
+		if (s[i] != ' ' || i + 1 == n)
+			return 0;
+		sum->name = mkstr(s + i + 1, n - i - 1);
+		return 1;
+	default: {			/* <names> (NN%) */
+		size_t k = n;
+		long sim;
+
+		if (k < i + 5 || s[k - 1] != ')' || s[k - 2] != '%')
+			return 0;
+		k -= 2;
+		while (k > i && is_digit(s[k - 1]))
+			k--;
+		if (k < i + 3 || s[k - 1] != '(' || s[k - 2] != ' ' ||
+		    parse_num(s + k, n - 2 - k, &sim) != n - 2 - k || sim > 100)
+			return 0;
+		sum->similarity = (int)sim;
+		sum->name = mkstr(s + i, k - 2 - i);
+		return 1;
+	}
+	}
+}
+
+
+void stat_numstat_totals(const struct numstat *ns, struct stat_totals *t)
+{
+	size_t i;
+
+	t->files = (long)ns->nr;
+	t->insertions = t->deletions = 0;
+	for (i = 0; i < ns->nr; i++)
+		if (ns->file[i].added >= 0) {
+			t->insertions += ns->file[i].added;
+			t->deletions += ns->file[i].deleted;
+		}
+}
+
+/* diff.c, print_stat_summary() */
+const char *stat_totals_line(char *buf, const struct stat_totals *t)
+{
+	size_t n;
+
+	n = (size_t)snprintf(buf, STAT_TOTALS_MAX, "%ld file%s changed",
+			     t->files, t->files == 1 ? "" : "s");
+	if (!t->files)
+		return buf;
+	if (t->insertions || !t->deletions)
+		n += (size_t)snprintf(buf + n, STAT_TOTALS_MAX - n,
+				      ", %ld insertion%s(+)", t->insertions,
+				      t->insertions == 1 ? "" : "s");
+	if (t->deletions || !t->insertions)
+		snprintf(buf + n, STAT_TOTALS_MAX - n, ", %ld deletion%s(-)",
+			 t->deletions, t->deletions == 1 ? "" : "s");
+	return buf;
+}

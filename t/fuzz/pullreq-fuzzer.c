@@ -1,0 +1,113 @@
+/*
+ * libFuzzer target for lib/pullreq.c and lib/stat.c: find the pull
+ * request in the input as a decoded text, and read every byte of every
+ * string of the result, so that ASan catches one that points at freed
+ * or foreign memory; check what the header promises (an error or a
+ * request, a request has rows that add up); then put what it found
+ * through the URL and ref checks (lib/fetchgate.c) and the name matcher,
+ * and the input itself, cut at its first two NULs, through the matcher
+ * and stat_name() (the pointer walks of pprint_rename()).
+ */
+#include "fuzz.h"
+#include "../../lib/fetchgate.h"
+#include "../../lib/pullreq.h"
+
+static void walk(struct str s)
+{
+	fuzz_read(s.s, s.len);
+}
+
+static void names(struct str name, struct str path,
+		  struct str from)
+{
+	walk(name);
+	walk(path);
+	walk(from);
+	if (path.len)
+		fuzz_sink ^= (unsigned char)stat_name_matches(name.s, name.len,
+			path.s, path.len, from.s, from.len);
+}
+
+static void check_request(const struct pullreq *r)
+{
+	size_t i, files = 0;
+
+	walk(r->base);
+	walk(r->base_subject);
+	walk(r->url);
+	walk(r->ref);
+	walk(r->tip);
+	walk(r->tip_subject);
+	walk(r->tag_message);
+	walk(r->description);
+	walk(r->shortlog);
+	if (r->base.len < 7 || r->tip.len < 7 || !r->url.len || !r->nr_rows)
+		abort();
+	fuzz_sink ^= (unsigned char)fetchgate_check_url(r->url.s, r->url.len, 0,
+						 NULL, NULL);
+	if (r->ref.len)
+		fuzz_sink ^= (unsigned char)fetchgate_check_ref(r->ref.s, r->ref.len,
+							 NULL);
+	for (i = 0; i < r->nr_rows; i++) {
+		const struct stat_row *row = &r->row[i];
+
+		if (!row->name.len ||
+		    (row->abbreviated && (row->path.len || row->from.len)))
+			abort();
+		if (row->kind != STAT_ROW_UNMERGED)
+			files++;
+		names(row->name, row->path, row->from);
+	}
+	if (r->rows_cut ? files >= (size_t)r->files : files != (size_t)r->files)
+		abort();
+	for (i = 0; i < r->nr_summary; i++)
+		names(r->summary[i].name, r->summary[i].path,
+		      r->summary[i].from);
+}
+
+/* The input cut at its first two NULs: a name, a path, a source. */
+static void matcher(const char *buf, size_t len)
+{
+	const char *nul1 = memchr(buf, '\0', len), *nul2;
+	size_t n1, n2, n3, out;
+	char *name;
+
+	if (!nul1)
+		return;
+	n1 = (size_t)(nul1 - buf);
+	nul2 = memchr(nul1 + 1, '\0', len - n1 - 1);
+	n2 = nul2 ? (size_t)(nul2 - nul1 - 1) : len - n1 - 1;
+	n3 = nul2 ? len - n1 - n2 - 2 : 0;
+	fuzz_sink ^= (unsigned char)stat_name_matches(buf, n1, nul1 + 1, n2,
+						    nul2 ? nul2 + 1 : NULL, n3);
+	name = stat_name(nul1 + 1, n2, nul2 ? nul2 + 1 : NULL, n3, (int)(n1 % 2),
+			 &out);
+	if (name) {
+		if (strlen(name) != out)
+			abort();
+		free(name);
+	}
+	fuzz_sink ^= (unsigned char)fetchgate_check_url(buf, n1, 1, NULL, NULL);
+	fuzz_sink ^= (unsigned char)fetchgate_check_ref(buf, n1, NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pullreq req;
+	const char *err;
+	char *buf = fuzz_copy(data, size);
+
+	if (!buf)
+		return 0;
+	err = pullreq_find(buf, size, &req);
+	if (err) {
+		if (req.nr_rows || req.row || req.base.len || req.owned_)
+			abort();
+	} else {
+		check_request(&req);
+	}
+	pullreq_release(&req);
+	matcher(buf, size);
+	free(buf);
+	return 0;
+}
