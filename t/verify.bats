@@ -16,6 +16,10 @@ setup() {
 	url=file://$PUB
 }
 
+teardown() {
+	stop_servers
+}
+
 # publish <ref>...: push to the bare repository at $url.
 publish() {
 	[ -d "$PUB" ] || git init -q --bare "$PUB"
@@ -540,32 +544,14 @@ bad_mbox() {
 	expect_unchanged
 }
 
-# git daemon on the loopback, on a free port, serving $BATS_TEST_TMPDIR:
-# its pid in $daemon, killed in teardown.
+# start_daemon: a git daemon serving the test's directory (see
+# t/lib/servers.bash), and $url the URL of pub.git there.
 start_daemon() {
-	local port
-	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return
-	git daemon --listen=127.0.0.1 --port="$port" --export-all \
-		--base-path="$BATS_TEST_TMPDIR" --reuseaddr \
-		--pid-file="$BATS_TEST_TMPDIR/daemon.pid" --detach "$BATS_TEST_TMPDIR" || return
-	daemon=$(cat "$BATS_TEST_TMPDIR/daemon.pid")
-	url=git://127.0.0.1:$port/pub.git
-	# ready when it answers
-	local tries=50
-	while [ "$tries" -gt 0 ]; do
-		git ls-remote "$url" >/dev/null 2>&1 && return
-		sleep 0.1
-		tries=$((tries - 1))
-	done
-	return 1
-}
-
-teardown() {
-	[ -z "${daemon:-}" ] || kill "$daemon" 2>/dev/null || :
+	start_git_daemon &&
+	url=$DAEMON_URL/pub.git
 }
 
 @test "over git:// from a git daemon: fetched without --allow-local, matches" {
-	command -v python3 >/dev/null || skip "no python3 for a free port"
 	history_simple
 	publish topic
 	start_daemon
@@ -579,7 +565,6 @@ teardown() {
 }
 
 @test "an insteadOf to a git daemon's git:// URL: fetched without --allow-local" {
-	command -v python3 >/dev/null || skip "no python3 for a free port"
 	history_simple
 	publish topic
 	start_daemon
