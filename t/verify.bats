@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # --verify: pull requests written by the real git request-pull (and by
 # --request-pull) on the document's histories, sent over file:// (and
-# git://), checked in a receiver's clone that has only the upstream:
+# git:// and http:// from servers on the loopback), checked in a
+# receiver's clone that has only the upstream:
 # the tip fetched, the request's diffstat compared with the clean one
 # and with request-pull's own, and the receiver's repository untouched.
 # Then what an untrusted URL or ref tries, and the mail encodings.
@@ -579,6 +580,47 @@ start_daemon() {
 	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
 	expect_no_stderr
 	expect_unchanged
+}
+
+# start_http [--auth=<user>:<password>]: git http-backend behind
+# lighttpd serving the test's directory (see t/lib/servers.bash), and
+# $url the URL of pub.git there.
+start_http() {
+	start_http_server "$@" &&
+	url=$HTTP_URL/pub.git
+}
+
+@test "over http:// from git http-backend: fetched without --allow-local, matches" {
+	start_http
+	simple_request
+	receiver
+	: >"$HTTP_LOG"
+	run_tool --verify="$r"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_no_stderr
+	expect_unchanged
+	grep -qx -- "- POST /pub.git/git-upload-pack" "$HTTP_LOG"
+}
+
+@test "the receiver's own http.extraHeader goes with the fetch: a server that requires it serves the tip" {
+	start_http --auth=puller:secret
+	# the sender's git request-pull asks the server too
+	history_simple
+	git config http.extraHeader "Authorization: Basic $(printf puller:secret | base64)"
+	publish topic
+	request linus topic
+	receiver
+	git config http.extraHeader "Authorization: Basic $(printf puller:secret | base64)"
+	unset GIT_ASKPASS SSH_ASKPASS
+	export GIT_TERMINAL_PROMPT=0
+	: >"$HTTP_LOG"
+	run_tool --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_no_stderr
+	expect_unchanged
+	grep -qx "puller POST /pub.git/git-upload-pack" "$HTTP_LOG"
 }
 
 # made_up: the request written for a made-up https URL, which only the
