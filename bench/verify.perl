@@ -17,15 +17,23 @@
 #       made and removed untimed), git fetch <url> <ref>, git merge-tree
 #       --write-tree <upstream> FETCH_HEAD, git diff --stat <upstream>
 #       <tree>: the least a receiver can do to see what pulling changes.
+#   by hand + explain (a messy request only): the same floor, plus what
+#       --verify's report of a messy request needs beyond it: git
+#       merge-base --all <upstream> FETCH_HEAD, and git request-pull's
+#       diffstat, git diff -M --stat --summary <base> FETCH_HEAD from the
+#       first merge base (the one git merge-base names, as request-pull
+#       asks).
 #   --verify: git clean-diffstat --verify=<request> [--allow-local]
 #       <upstream> in the receiver, through git's dispatcher as a user
 #       runs it: parses the request, checks the URL, fetches into its
 #       quarantine, merges, compares, reports.
 #
-# Each run times both, one after the other, in alternating order, without
-# a shell; the medians, the minima and their ratios (--verify over the
-# floor; target <= 1.10) are printed per pair and transport.  Needs git
-# 2.38+ and perl; nothing of the repository given is written.
+# Each run times them all, one after the other, in an order that turns
+# from run to run, without a shell; the medians, the minima and their
+# ratios (--verify over the floor; target <= 1.10) are printed per pair
+# and transport, and for a messy request a second row, "explain", over
+# the floor with the explanation.  Needs git 2.38+ and perl; nothing of
+# the repository given is written.
 
 use strict;
 use warnings;
@@ -102,26 +110,34 @@ sub must {
 	quiet($dir, @cmd) == 0 or die "bench/verify.perl: @cmd failed\n";
 }
 
-# The git daemon, serving the directory of the repository.
+# The git daemon, serving the directory of the repository: a child of
+# ours, not --detach'ed (whose pid file is written after git daemon has
+# returned), stopped at exit whatever happens.
 my ($daemon, $port);
 if (grep { $_ eq 'git' } @transports) {
 	my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0, Listen => 1)
 		or die "bench/verify.perl: no free port: $!\n";
 	$port = $s->sockport;
 	close($s);
-	must($work, 'git', 'daemon', '--listen=127.0.0.1', "--port=$port", '--export-all',
-		'--reuseaddr', '--base-path=' . dirname($repo), '--detach',
-		"--pid-file=$work/daemon.pid", dirname($repo));
-	open(my $p, '<', "$work/daemon.pid") or die "bench/verify.perl: no daemon pid\n";
-	chomp($daemon = <$p>);
-	close($p);
+	$daemon = fork() // die "bench/verify.perl: fork: $!\n";
+	if (!$daemon) {
+		open(STDIN, '<', '/dev/null') or exit(126);
+		open(STDOUT, '>', '/dev/null') or exit(126);
+		exec('git', 'daemon', '--listen=127.0.0.1', "--port=$port", '--export-all',
+			'--reuseaddr', '--base-path=' . dirname($repo), dirname($repo)) or exit(127);
+	}
 	my $url = "git://127.0.0.1:$port/" . basename($repo);
 	for (my $i = 0; quiet($work, 'git', 'ls-remote', $url) != 0; $i++) {
 		die "bench/verify.perl: the git daemon does not answer\n" if $i > 50;
 		sleep(0.1);
 	}
 }
-END { kill('TERM', $daemon) if $daemon; }
+END {
+	if ($daemon) {
+		kill('TERM', $daemon);
+		waitpid($daemon, 0);
+	}
+}
 
 sub url_of {
 	my ($t) = @_;
@@ -142,6 +158,45 @@ sub receiver {
 }
 
 sub median { my @s = sort { $a <=> $b } @_; return $s[@s / 2] }
+
+# by_hand(receiver, url, ref, upstream id, explain): one timed run of the
+# floor in a fresh scratch repository borrowing the receiver's objects
+# (made and removed untimed); with explain, the merge bases and git
+# request-pull's diffstat too.
+sub by_hand {
+	my ($recv, $url, $ref, $up_id, $explain) = @_;
+	my $s = tempdir('scratch.XXXXXX', DIR => $work);
+	must($s, 'git', 'init', '-q', '--bare');
+	open(my $a, '>', "$s/objects/info/alternates") or die;
+	print $a "$recv/objects\n";
+	close($a);
+	my $t0 = time();
+	quiet($s, 'git', 'fetch', '-q', '--no-tags', $url, $ref);
+	my $out = capture('git', '-C', $s, 'merge-tree', '--write-tree', $up_id, 'FETCH_HEAD');
+	my ($tree) = $out =~ /^([0-9a-f]+)/;
+	quiet($s, 'git', '--no-pager', 'diff', '--stat', $up_id, $tree);
+	if ($explain) {
+		my ($base) = capture('git', '-C', $s, 'merge-base', '--all', $up_id,
+			'FETCH_HEAD') =~ /^([0-9a-f]+)/;
+		quiet($s, 'git', '--no-pager', 'diff', '-M', '--stat', '--summary', $base,
+			'FETCH_HEAD');
+	}
+	my $dt = time() - $t0;
+	remove_tree($s);
+	return $dt;
+}
+
+# row(pair, via, verdict, by hand's times, --verify's times): a line of
+# the table: medians, minima, ratios.
+sub row {
+	my ($pair, $via, $verdict, $hand, $verify) = @_;
+	my @hs = sort { $a <=> $b } @$hand;
+	my @vs = sort { $a <=> $b } @$verify;
+	my ($h, $v) = (median(@hs), median(@vs));
+	printf "%-30s %-5s %-8s %7.1f ms %7.1f ms %7.1f ms %7.1f ms %7.3f %7.3f\n",
+		$pair, $via, $verdict, $h * 1000, $hs[0] * 1000, $v * 1000,
+		$vs[0] * 1000, $v / $h, $vs[0] / $hs[0];
+}
 
 chomp(my $gitversion = capture('git', 'version'));
 chomp(my $toolversion = capture($tool, '--version'));
@@ -182,45 +237,31 @@ for my $pair (@pairs) {
 		my ($verdict) = $report =~ /^verdict (\S+)$/m;
 
 		my %v = (
-			'by hand' => sub {
-				my $s = tempdir('scratch.XXXXXX', DIR => $work);
-				must($s, 'git', 'init', '-q', '--bare');
-				open(my $a, '>', "$s/objects/info/alternates") or die;
-				print $a "$recv/objects\n";
-				close($a);
-				my $t0 = time();
-				quiet($s, 'git', 'fetch', '-q', '--no-tags', $url, $ref);
-				my $out = capture('git', '-C', $s, 'merge-tree', '--write-tree',
-					$up_id, 'FETCH_HEAD');
-				my ($tree) = $out =~ /^([0-9a-f]+)/;
-				quiet($s, 'git', '--no-pager', 'diff', '--stat', $up_id, $tree);
-				my $dt = time() - $t0;
-				remove_tree($s);
-				return $dt;
-			},
+			'by hand' => sub { by_hand($recv, $url, $ref, $up_id, 0) },
+			'by hand + explain' => sub { by_hand($recv, $url, $ref, $up_id, 1) },
 			'--verify' => sub {
 				my $t0 = time();
 				quiet($recv, @verify);
 				return time() - $t0;
 			},
 		);
-		my @order = ('by hand', '--verify');
+		# the explanation's floor only where --verify explains
+		my @order = ('by hand', ($verdict eq 'messy' ? ('by hand + explain') : ()),
+			'--verify');
 		my %t;
 		$v{$_}->() for @order;    # warm up
 		for my $run (1 .. $runs) {
-			for my $name ($run % 2 ? @order : reverse @order) {
-				push @{$t{$name}}, $v{$name}->();
-			}
+			my @turn = @order[map { ($_ + $run) % @order } 0 .. $#order];
+			push @{$t{$_}}, $v{$_}->() for $run % 2 ? @turn : reverse @turn;
 		}
-		my ($h, $v) = (median(@{$t{'by hand'}}), median(@{$t{'--verify'}}));
-		my @hs = sort { $a <=> $b } @{$t{'by hand'}};
-		my @vs = sort { $a <=> $b } @{$t{'--verify'}};
-		printf "%-30s %-5s %-8s %7.1f ms %7.1f ms %7.1f ms %7.1f ms %7.3f %7.3f\n",
-			"$up $head", $t, $verdict, $h * 1000, $hs[0] * 1000, $v * 1000,
-			$vs[0] * 1000, $v / $h, $vs[0] / $hs[0];
+		row("$up $head", $t, $verdict, $t{'by hand'}, $t{'--verify'});
+		row("$up $head", $t, 'explain', $t{'by hand + explain'}, $t{'--verify'})
+			if $t{'by hand + explain'};
 	}
 	my $after = capture('git', '-C', $recv, 'count-objects', '-v') .
 		capture('git', '-C', $recv, 'for-each-ref');
 	die "bench/verify.perl: the receiver changed\n" if $after ne $before;
 }
 print "\nratio: --verify over by hand, medians (and minima); target <= 1.10\n";
+print "explain: over by hand + git merge-base --all and request-pull's\n" .
+	"git diff -M --stat --summary <base> <tip>, which a messy report also needs\n";

@@ -190,8 +190,12 @@ capture_into_closed_pipe() {
 
 @test "a reader gone in every mode: SIGPIPE's status, quietly, as git" {
 	local args
+	# --verify of a request whose tip is here: nothing to fetch
+	git request-pull linus "$PWD" topic >"$BATS_TEST_TMPDIR/request"
 	for args in --version "--check linus topic" "--explain linus topic" \
-		"--porcelain linus topic"; do
+		"--porcelain linus topic" \
+		"--verify=$BATS_TEST_TMPDIR/request --allow-local --no-fetch linus" \
+		"--verify=$BATS_TEST_TMPDIR/request --allow-local --no-fetch --porcelain linus"; do
 		# shellcheck disable=SC2086 # the words of args are the arguments
 		capture_into_closed_pipe $args
 		expect_status 141
@@ -205,10 +209,13 @@ capture_into_closed_pipe() {
 	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
 	git push -q "$BATS_TEST_TMPDIR/pub.git" topic
 	local args url="file://$BATS_TEST_TMPDIR/pub.git"
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
 	for args in --version -h "--check linus topic" "--explain linus topic" \
 		"--porcelain linus topic" "--porcelain -z linus topic" \
 		"--request-pull linus $url topic" \
-		"--request-pull -p linus $url topic"; do
+		"--request-pull -p linus $url topic" \
+		"--verify=$BATS_TEST_TMPDIR/request --allow-local --no-fetch linus" \
+		"--verify=$BATS_TEST_TMPDIR/request --allow-local --no-fetch --porcelain linus"; do
 		remember_repo
 		# shellcheck disable=SC2016,SC2086 # the inner shell's "$@"; the words of args are the arguments
 		capture sh -c '"$@" >/dev/full' sh "${TOOL[@]}" $args

@@ -3,7 +3,8 @@
 # TMPDIR, no system config, fixed dates), the git-clean-diffstat to test
 # first on PATH, the commit helpers, and, from t/lib, the way to run and
 # judge the tool, fake git included (tool.bash), the oracles it is judged
-# by (procedure.bash) and the document's histories (histories.bash).
+# by (procedure.bash), the document's histories (histories.bash) and the
+# servers on the loopback that tests fetch from (servers.bash).
 #
 # A test file starts with
 #
@@ -22,6 +23,7 @@ bats_require_minimum_version 1.5.0
 load lib/tool
 load lib/procedure
 load lib/histories
+load lib/servers
 
 setup_world() {
 	# bats traces every command of every function for its stack

@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 # --verify: pull requests written by the real git request-pull (and by
 # --request-pull) on the document's histories, sent over file:// (and
-# git://), checked in a receiver's clone that has only the upstream:
+# git:// and http:// from servers on the loopback), checked in a
+# receiver's clone that has only the upstream:
 # the tip fetched, the request's diffstat compared with the clean one
 # and with request-pull's own, and the receiver's repository untouched.
-# Then what an untrusted URL or ref tries, and the mail encodings.
+# Then a server that never answers, what an untrusted URL or ref tries,
+# and the mail encodings.
 # shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
 
 load test_helper
@@ -14,6 +16,10 @@ setup() {
 	setup_world
 	PUB=$BATS_TEST_TMPDIR/pub.git
 	url=file://$PUB
+}
+
+teardown() {
+	stop_servers
 }
 
 # publish <ref>...: push to the bare repository at $url.
@@ -489,32 +495,14 @@ bad_mbox() {
 	expect_unchanged
 }
 
-# git daemon on the loopback, on a free port, serving $BATS_TEST_TMPDIR:
-# its pid in $daemon, killed in teardown.
+# start_daemon: a git daemon serving the test's directory (see
+# t/lib/servers.bash), and $url the URL of pub.git there.
 start_daemon() {
-	local port
-	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') || return
-	git daemon --listen=127.0.0.1 --port="$port" --export-all \
-		--base-path="$BATS_TEST_TMPDIR" --reuseaddr \
-		--pid-file="$BATS_TEST_TMPDIR/daemon.pid" --detach "$BATS_TEST_TMPDIR" || return
-	daemon=$(cat "$BATS_TEST_TMPDIR/daemon.pid")
-	url=git://127.0.0.1:$port/pub.git
-	# ready when it answers
-	local tries=50
-	while [ "$tries" -gt 0 ]; do
-		git ls-remote "$url" >/dev/null 2>&1 && return
-		sleep 0.1
-		tries=$((tries - 1))
-	done
-	return 1
-}
-
-teardown() {
-	[ -z "${daemon:-}" ] || kill "$daemon" 2>/dev/null || :
+	start_git_daemon &&
+	url=$DAEMON_URL/pub.git
 }
 
 @test "over git:// from a git daemon: fetched without --allow-local, matches" {
-	command -v python3 >/dev/null || skip "no python3 for a free port"
 	history_simple
 	publish topic
 	start_daemon
@@ -528,7 +516,6 @@ teardown() {
 }
 
 @test "an insteadOf to a git daemon's git:// URL: fetched without --allow-local" {
-	command -v python3 >/dev/null || skip "no python3 for a free port"
 	history_simple
 	publish topic
 	start_daemon
@@ -542,6 +529,123 @@ teardown() {
 	expect_status 0
 	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
 	expect_no_stderr
+	expect_unchanged
+}
+
+# start_http [--auth=<user>:<password>]: git http-backend behind
+# lighttpd serving the test's directory (see t/lib/servers.bash), and
+# $url the URL of pub.git there.
+start_http() {
+	start_http_server "$@" &&
+	url=$HTTP_URL/pub.git
+}
+
+@test "over http:// from git http-backend: fetched without --allow-local, matches" {
+	start_http
+	simple_request
+	receiver
+	: >"$HTTP_LOG"
+	run_tool --verify="$r"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_no_stderr
+	expect_unchanged
+	grep -qx -- "- POST /pub.git/git-upload-pack" "$HTTP_LOG"
+}
+
+@test "the receiver's own http.extraHeader goes with the fetch: a server that requires it serves the tip" {
+	start_http --auth=puller:secret
+	# the sender's git request-pull asks the server too
+	history_simple
+	git config http.extraHeader "Authorization: Basic $(printf puller:secret | base64)"
+	publish topic
+	request linus topic
+	receiver
+	git config http.extraHeader "Authorization: Basic $(printf puller:secret | base64)"
+	unset GIT_ASKPASS SSH_ASKPASS
+	export GIT_TERMINAL_PROMPT=0
+	: >"$HTTP_LOG"
+	run_tool --verify="$BATS_TEST_TMPDIR/request"
+	expect_status 0
+	fetched_header | test_cmp - <(head -n 3 "$BATS_TEST_TMPDIR/actual")
+	expect_no_stderr
+	expect_unchanged
+	grep -qx "puller POST /pub.git/git-upload-pack" "$HTTP_LOG"
+}
+
+# silent_requests: simple_request's request in a receiver, and in the
+# files $r.git and $r.http the same request for git:// and http:// URLs
+# of a server that accepts connections and never answers.
+silent_requests() {
+	local scheme
+	start_silent_server &&
+	simple_request &&
+	for scheme in git http; do
+		L="$scheme://127.0.0.1:$SILENT_PORT/pub.git topic" \
+			perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" >"$r.$scheme" || return
+	done
+	receiver
+}
+
+# run_bounded <args>...: run_tool, killed after 60 s, so that a fetch
+# that waits for ever fails the test instead of hanging the run; the
+# seconds it took in $took.
+run_bounded() {
+	local start=$SECONDS
+	remember_repo &&
+	capture timeout -k 5 60 "${TOOL[@]}" "$@"
+	took=$((SECONDS - start))
+	case $status in
+	124 | 137) echo "still running after 60 s: killed" >&2 && failed_at ;;
+	esac
+}
+
+# expect_silent_fatal <scheme>: the run of a single request to the silent
+# server by <scheme> ended when its time was up: exit 128, the fetch's
+# error, nothing on stdout, nothing left.
+expect_silent_fatal() {
+	expect_status 128 &&
+	grep -q "^fatal: cannot fetch 'topic' from '$1://127.0.0.1:$SILENT_PORT/pub.git'" \
+		"$BATS_TEST_TMPDIR/stderr" &&
+	test_cmp /dev/null "$BATS_TEST_TMPDIR/actual" &&
+	[ "$took" -lt 30 ] &&
+	expect_unchanged
+}
+
+@test "--fetch-timeout: a git:// server that never answers is the request's fatal error once the time is up" {
+	silent_requests
+	run_bounded --verify="$r.git" --fetch-timeout=2
+	expect_silent_fatal git
+}
+
+@test "--fetch-timeout: an http:// server that never answers is the request's fatal error once the time is up" {
+	silent_requests
+	run_bounded --verify="$r.http" --fetch-timeout=2
+	expect_silent_fatal http
+}
+
+@test "--fetch-timeout in an mbox: requests to servers that never answer are errors, the next one is verified" {
+	silent_requests
+	mail_message 7bit 'Subject: [GIT PULL] git' <"$r.git" >"$r.1"
+	mail_message 7bit 'Subject: [GIT PULL] http' <"$r.http" >"$r.2"
+	mail_message 7bit 'Subject: [GIT PULL] file' <"$r" >"$r.3"
+	mail_mbox "$r".[1-3] >"$r.mbox"
+	run_bounded --verify="$r.mbox" --allow-local --fetch-timeout=2
+	expect_status 1
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/; s/^\(error: cannot fetch .*\)'"'"': .*/\1'"'"'/' \
+		>"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] git
+	error: cannot fetch 'topic' from 'git://127.0.0.1:$SILENT_PORT/pub.git'
+	message 2: [GIT PULL] http
+	error: cannot fetch 'topic' from 'http://127.0.0.1:$SILENT_PORT/pub.git'
+	message 3: [GIT PULL] file
+	verdict: matches
+	3 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 2
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	[ "$took" -lt 40 ]
 	expect_unchanged
 }
 

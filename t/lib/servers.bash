@@ -1,0 +1,260 @@
+# shellcheck shell=bash
+# Servers on the loopback for the tests that fetch: each listens on
+# 127.0.0.1 on a free port, serves the test's directory and is a child of
+# the test, never a daemon of its own: it runs in its own process group
+# (setsid), its pid is $!, its output goes to a log and bats's fd 3 is
+# closed for it, so that nothing it leaves behind can keep bats waiting.
+# A file that starts servers stops them in its teardown:
+#
+#	teardown() { stop_servers; }
+#
+#   start_git_daemon [<dir>]
+#                          git daemon serving <dir> (default: the test's
+#                          directory), every repository exported; its
+#                          base URL in $DAEMON_URL (git://127.0.0.1:<port>)
+#   start_http_server [--auth=<user>:<password>] [<dir>]
+#                          git http-backend behind lighttpd serving <dir>
+#                          the same way over smart HTTP; its base URL in
+#                          $HTTP_URL, the log of the requests it served
+#                          in $HTTP_LOG ("<user or -> <method> <URI>" a
+#                          line, written before the answer).  --auth:
+#                          every request must authenticate as <user>
+#                          (basic).  Skips the test when there is no
+#                          lighttpd.
+#   start_silent_server    accepts connections and never answers a byte;
+#                          its port in $SILENT_PORT
+#   stop_servers           every server stopped and waited for, with all
+#                          of its process group; then fails, after
+#                          killing them, if processes naming the test's
+#                          directory are left (a server started some
+#                          other way, a --detach'ed git daemon ...)
+#
+# Each start_* waits (10 s at most) until its server accepts
+# connections, and fails if it does not; the server is stopped by
+# stop_servers all the same.
+
+# Where the servers keep their configuration, logs and the list of
+# their pids ("<pid> <name>" a line).
+servers_dir() {
+	echo "$BATS_TEST_TMPDIR/servers"
+}
+
+# free_port: a port of 127.0.0.1 that nobody listens on, for a server
+# that cannot be told to pick one itself.  Another may take it first:
+# start_* then try another.
+free_port() {
+	perl -MIO::Socket::INET -e 'print IO::Socket::INET->new(
+		LocalAddr => "127.0.0.1", LocalPort => 0, Listen => 1)->sockport, "\n"'
+}
+
+# start_server <name> <command>...: run <command> in the background in a
+# process group of its own, stdin /dev/null, stdout and stderr to
+# servers/<name>.log, fd 3 closed; its pid in $SERVER_PID and in the list
+# stop_servers reads.
+start_server() {
+	local name=$1 dir
+	shift
+	dir=$(servers_dir)
+	mkdir -p "$dir" || return
+	setsid "$@" </dev/null >>"$dir/$name.log" 2>&1 3>&- &
+	SERVER_PID=$!
+	echo "$SERVER_PID $name" >>"$dir/pids"
+}
+
+# alive <pid>: the process runs (a zombie does not).
+alive() {
+	local state
+	[ -r "/proc/$1/stat" ] || { kill -0 "$1" 2>/dev/null; return; }
+	read -r _ _ state _ <"/proc/$1/stat" 2>/dev/null && [ "$state" != Z ]
+}
+
+# wait_listening <pid> <port> <name>: wait until a connection to <port>
+# succeeds, 10 s at most; 2 when the server <pid> exited first (its
+# port taken, say), 1 when it never listened.
+wait_listening() {
+	local tries=200
+	while ! (: <>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; do
+		if ! alive "$1"; then
+			return 2
+		fi
+		if [ "$tries" -eq 0 ]; then
+			echo "the $3 server ($1) does not listen on port $2" >&2
+			return 1
+		fi
+		sleep 0.05
+		tries=$((tries - 1))
+	done
+	alive "$1" || return 2
+}
+
+# start_on_free_port <name> <command>...: <command>... <port> starts a
+# server with start_server on that port; tried on up to three free ports,
+# as another process may take one between free_port and the server.
+start_on_free_port() {
+	local name=$1 port tries=3 rc
+	shift
+	while [ "$tries" -gt 0 ]; do
+		port=$(free_port) && "$@" "$port" || return
+		rc=0
+		wait_listening "$SERVER_PID" "$port" "$name" || rc=$?
+		[ "$rc" -eq 2 ] || return "$rc"
+		tries=$((tries - 1))
+	done
+	echo "the $name server exited at once three times; its log:" >&2
+	cat "$(servers_dir)/$name.log" >&2
+	return 1
+}
+
+start_git_daemon() {
+	start_on_free_port git-daemon git_daemon_on "${1:-$BATS_TEST_TMPDIR}"
+}
+
+# git_daemon_on <dir> <port>
+# shellcheck disable=SC2034 # DAEMON_URL is for the tests
+git_daemon_on() {
+	start_server git-daemon git daemon --listen=127.0.0.1 --port="$2" \
+		--export-all --reuseaddr --base-path="$1" "$1" &&
+	DAEMON_URL=git://127.0.0.1:$2
+}
+
+start_http_server() {
+	local auth='' root dir backend
+	case ${1-} in
+	--auth=*) auth=${1#--auth=} && shift ;;
+	esac
+	root=${1:-$BATS_TEST_TMPDIR}
+	command -v lighttpd >/dev/null || skip "no lighttpd for an HTTP server"
+	dir=$(servers_dir)
+	mkdir -p "$dir" || return
+	HTTP_LOG=$dir/http-requests.log
+	# git http-backend, logging each request it serves: lighttpd's own
+	# access log is written a second or so later
+	backend=$dir/git-http-backend
+	# shellcheck disable=SC2016 # the CGI's variables
+	printf '#!/bin/sh\n%s\n%s\n' \
+		'echo "${REMOTE_USER:--} $REQUEST_METHOD $REQUEST_URI" >>"$REQUEST_LOG"' \
+		"exec '$(git --exec-path)/git-http-backend'" >"$backend" &&
+	chmod +x "$backend" || return
+	# the configuration but the port: that CGI for every URL, the
+	# repository's path its PATH_INFO, with the test's environment (the
+	# CGI gets lighttpd's, which is nearly empty)
+	cat >"$dir/lighttpd.conf.in" <<-EOF || return
+	server.modules = ("mod_auth", "mod_authn_file", "mod_alias",
+		"mod_setenv", "mod_cgi", "mod_accesslog")
+	server.bind = "127.0.0.1"
+	server.document-root = "$root"
+	server.errorlog = "$dir/http-error.log"
+	accesslog.filename = "$dir/http-access.log"
+	alias.url = ("/" => "$backend/")
+	cgi.assign = ("" => "")
+	setenv.set-environment = (
+		"GIT_PROJECT_ROOT" => "$root",
+		"GIT_HTTP_EXPORT_ALL" => "1",
+		"GIT_CONFIG_NOSYSTEM" => "1",
+		"HOME" => "$HOME",
+		"PATH" => "$PATH",
+		"REQUEST_LOG" => "$HTTP_LOG",
+	)
+	EOF
+	if [ -n "$auth" ]; then
+		echo "$auth" >"$dir/http-users" &&
+		cat >>"$dir/lighttpd.conf.in" <<-EOF || return
+		auth.backend = "plain"
+		auth.backend.plain.userfile = "$dir/http-users"
+		auth.require = ("" => ("method" => "basic", "realm" => "git",
+			"require" => "valid-user"))
+		EOF
+	fi
+	start_on_free_port http http_server_on "$dir"
+}
+
+# http_server_on <dir> <port>: lighttpd with <dir>/lighttpd.conf.in.
+# shellcheck disable=SC2034 # HTTP_URL is for the tests
+http_server_on() {
+	{
+		cat "$1/lighttpd.conf.in" &&
+		echo "server.port = $2"
+	} >"$1/lighttpd.conf" &&
+	start_server http lighttpd -D -f "$1/lighttpd.conf" &&
+	HTTP_URL=http://127.0.0.1:$2
+}
+
+start_silent_server() {
+	local dir tries=200
+	dir=$(servers_dir)
+	mkdir -p "$dir" && rm -f "$dir/silent.port" || return
+	# it holds every connection open, and reads nothing
+	# shellcheck disable=SC2016 # perl's variables
+	start_server silent perl -MIO::Socket::INET -e '
+		my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1",
+			LocalPort => 0, Listen => 16) or die "listen: $!\n";
+		open(my $f, ">", "$ARGV[0].new") or die "$ARGV[0]: $!\n";
+		print $f $s->sockport, "\n";
+		close($f);
+		rename("$ARGV[0].new", $ARGV[0]) or die "$ARGV[0]: $!\n";
+		my @held;
+		while (my $c = $s->accept) { push(@held, $c) }' "$dir/silent.port" || return
+	while [ ! -s "$dir/silent.port" ]; do
+		if ! alive "$SERVER_PID" || [ "$tries" -eq 0 ]; then
+			echo "the silent server did not start; its log:" >&2
+			cat "$dir/silent.log" >&2
+			return 1
+		fi
+		sleep 0.05
+		tries=$((tries - 1))
+	done
+	read -r SILENT_PORT <"$dir/silent.port" &&
+	wait_listening "$SERVER_PID" "$SILENT_PORT" silent
+}
+
+# live_processes: "<pid> <process group> <command line>" of every process
+# of the machine that is not a zombie.
+live_processes() {
+	ps -e -o pid= -o pgid= -o stat= -o args= | awk '$3 !~ /^Z/ { $3 = ""; print }'
+}
+
+stop_servers() {
+	local dir pid name tries rc=0 left
+	dir=$(servers_dir)
+	if [ -f "$dir/pids" ]; then
+		while read -r pid name; do
+			kill -TERM -- "-$pid" 2>/dev/null || :
+			wait "$pid" 2>/dev/null || :
+		done <"$dir/pids"
+		while read -r pid name; do
+			tries=100
+			while [ -n "$(live_processes | awk -v g="$pid" '$2 == g')" ]; do
+				if [ "$tries" -eq 0 ]; then
+					echo "the $name server ($pid) outlived SIGTERM:" >&2
+					live_processes | awk -v g="$pid" '$2 == g' >&2
+					kill -KILL -- "-$pid" 2>/dev/null || :
+					rc=1
+					break
+				fi
+				sleep 0.05
+				tries=$((tries - 1))
+			done
+		done <"$dir/pids"
+		rm -f "$dir/pids"
+	fi
+	# whatever else still names this test's directory was started by the
+	# test and outlives it
+	# (the directory passed in the environment, so that awk's own
+	# command line does not name it)
+	left=$(live_processes | D=$BATS_TEST_TMPDIR awk '
+		function names(a, d,   p) {
+			p = index(a, d)
+			return p && (p == 1 || substr(a, p - 1, 1) == "=") &&
+				(p + length(d) > length(a) || substr(a, p + length(d), 1) == "/")
+		}
+		{ for (i = 3; i <= NF; i++) if (names($i, ENVIRON["D"])) { print; next } }')
+	if [ -n "$left" ]; then
+		echo "processes of this test outlive it:" >&2
+		echo "$left" >&2
+		while read -r pid _; do
+			kill -KILL "$pid" 2>/dev/null || :
+		done <<<"$left"
+		rc=1
+	fi
+	return "$rc"
+}
