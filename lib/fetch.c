@@ -255,6 +255,7 @@ int fetch_tip(const struct fetch_settings *fs, const struct pull *p,
 	strbuf_addf(&dst, "refs/clean-diffstat/%zu", rq->number);
 	strvec_pushl(&cp.args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
 		     "-c", "fetch.writeCommitGraph=false",
+		     "-c", "transfer.fsckObjects=true",
 		     "-c", "core.hooksPath=/dev/null", "fetch", "--progress",
 		     "--no-tags", "--no-write-fetch-head",
 		     "--no-recurse-submodules", "--end-of-options", rq->url, NULL);

@@ -117,21 +117,30 @@ static void merge_base_cmd(struct child_process *cp, const struct pull *p,
 
 /*
  * The merge bases git merge-base --all printed (out; it exited rc),
- * in its order, into oids; or die in one line when there is none.
+ * in its order, into oids: 0.  When there is none, or it failed, die in
+ * one line; or, when why is not NULL, say so there: -1.
  */
-static void parse_bases(const struct pull *p, int rc, struct strbuf *out,
-			const struct strbuf *err, struct strvec *oids)
+static int parse_bases(const struct pull *p, int rc, struct strbuf *out,
+		       const struct strbuf *err, struct strvec *oids,
+		       struct strbuf *why)
 {
 	char *line, *nl;
 
-	if (rc > 1 || rc < 0)
+	if ((rc > 1 || rc < 0) && !why)
 		die_with_git("git merge-base", rc, err);
+	if (rc > 1 || rc < 0)
+		return run_reason(why, "git merge-base", rc, err);
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
 		strvec_push(oids, line);
 	}
-	if (!oids->nr)
+	if (oids->nr)
+		return 0;
+	if (!why)
 		die_unrelated(p, 0);
+	strbuf_addf(why, "unrelated: the tip has no commit in common with '%s'",
+		    p->upstream.name);
+	return -1;
 }
 
 /*
@@ -139,14 +148,14 @@ static void parse_bases(const struct pull *p, int rc, struct strbuf *out,
  * The merge bases, when asked for, are found by a git merge-base run
  * beside it.
  */
-void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
-	       struct strvec *bases)
+static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
+		 struct strvec *bases, struct strbuf *why)
 {
 	struct child_process cp = CHILD_PROCESS_INIT, mb = CHILD_PROCESS_INIT;
 	struct child_process *cps[2] = { &cp, &mb };
 	struct strbuf mb_out = STRBUF_INIT, mb_err = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf cdup = STRBUF_INIT;
-	const char *why;
+	const char *bad;
 	int rcs[2], rc;
 
 	memset(m, 0, sizeof(*m));
@@ -184,15 +193,18 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 		merge_base_cmd(&mb, p, &mb_out, &mb_err);
 	run_git_all(cps, rcs, bases ? 2 : 1);
 	/* first: without a merge base, nothing else can be told */
-	if (bases)
-		parse_bases(p, rcs[1], &mb_out, &mb_err, bases);
+	rc = bases ? parse_bases(p, rcs[1], &mb_out, &mb_err, bases, why) : 0;
 	strbuf_release(&mb_out);
 	strbuf_release(&mb_err);
+	if (rc) {
+		strbuf_release(&err);
+		return -1;
+	}
 
 	rc = rcs[0];
 	if (rc == 129)
 		check_git_version();
-	if (rc != 0 && rc != 1 && !allow_unrelated && no_merge_base(p))
+	if (rc != 0 && rc != 1 && !allow_unrelated && !why && no_merge_base(p))
 		die_unrelated(p, 1);
 	if ((rc != 0 && rc != 1) ||
 	    (rc == 1 && !memchr(m->output.buf, '\0', m->output.len))) {
@@ -202,14 +214,24 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 		 * read).  Pass on what it and its merge drivers said, unless
 		 * a signal cut it short: half a tree id is nobody's message.
 		 */
+		if (why) {
+			run_reason(why, "git merge-tree", rc, &err);
+			strbuf_release(&err);
+			return -1;
+		}
 		if (rc > 0)
 			fwrite(m->output.buf, 1, m->output.len, stderr);
 		die_with_git("git merge-tree", rc, &err);
 	}
 	strbuf_release(&err);
 	if (mtree_parse(m->output.buf, m->output.len, p->upstream.oid.len,
-			&m->res, &why))
-		die("cannot parse the output of git merge-tree: %s", why);
+			&m->res, &bad)) {
+		if (!why)
+			die("cannot parse the output of git merge-tree: %s", bad);
+		strbuf_addf(why, "cannot parse the output of git merge-tree: %s",
+			    bad);
+		return -1;
+	}
 	/* what merge drivers said on merge-tree's stdout: ours is the diff's */
 	fwrite(m->res.prelude.s, 1, m->res.prelude.len, stderr);
 	if (p->prefix.len)
@@ -219,6 +241,19 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 	cdup_of(&cdup, p->prefix.buf);
 	gitmodules_config(&m->gitmodules, m->env.v, m->tree.buf, cdup.buf);
 	strbuf_release(&cdup);
+	return 0;
+}
+
+void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct strvec *bases)
+{
+	merge(m, p, allow_unrelated, bases, NULL);
+}
+
+int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
+	      struct strbuf *why)
+{
+	return merge(m, p, 0, bases, why);
 }
 
 void merge_diff(struct child_process *cp, const struct merge *m,

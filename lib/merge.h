@@ -42,6 +42,14 @@ struct merge {
 void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 	       struct strvec *bases);
 
+/*
+ * merge_run() for a caller that goes on after a failure (--verify's
+ * requests, one after the other): -1 with the reason in why, one line
+ * ("unrelated: ..." when there is no merge base), where merge_run()
+ * would die; the caller releases m all the same.
+ */
+int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
+	      struct strbuf *why);
 void merge_release(struct merge *m);
 
 /*

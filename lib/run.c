@@ -424,6 +424,36 @@ void die_with_git(const char *what, int status, const struct strbuf *err)
 	die("%s failed (%s)", what, run_describe(status));
 }
 
+int run_reason(struct strbuf *why, const char *what, int status,
+	       const struct strbuf *err)
+{
+	const char *p = err ? err->buf : "", *line = NULL;
+	size_t len = 0;
+
+	/* git's first "fatal: " or "error: " line, else its first line */
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+
+		if (!nl)
+			nl = p + strlen(p);
+		if (!strncmp(p, "fatal: ", 7) || !strncmp(p, "error: ", 7)) {
+			line = p + 7;
+			len = (size_t)(nl - line);
+			break;
+		}
+		if (!line && nl > p) {
+			line = p;
+			len = (size_t)(nl - p);
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+	if (line)
+		strbuf_addf(why, "%s: %.*s", what, (int)len, line);
+	else
+		strbuf_addf(why, "%s failed (%s)", what, run_describe(status));
+	return -1;
+}
+
 /* "git <subcommand>" of args, past git's own options, for a message */
 static void name_of(struct strvec *what, const struct strvec *args)
 {

@@ -87,6 +87,14 @@ void run_git_or_die(struct child_process *cp);
 NORETURN void die_with_git(const char *what, int status,
 			   const struct strbuf *err);
 
+/*
+ * Why a git (what, "git merge-tree") failed, in one line into why: what
+ * it said first on stderr (err, may be NULL) less its "fatal: ", or how
+ * it failed.  Returns -1, for a caller's return.
+ */
+int run_reason(struct strbuf *why, const char *what, int status,
+	       const struct strbuf *err);
+
 /* Describe a status of run_git() for a message: "exit code 3", "signal 9". */
 const char *run_describe(int status);
 

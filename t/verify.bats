@@ -186,10 +186,10 @@ verifies_messy_porcelain() {
 	expect_unchanged
 }
 
-@test "the tip already in the repository: nothing fetched, the URL never used" {
+@test "--no-fetch, the tip already in the repository: nothing fetched, the URL never used" {
 	simple_request
 	rm -rf "$PUB"
-	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local linus
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
 	expect_status 0
 	sed -n 3p "$BATS_TEST_TMPDIR/actual" |
 		grep -qx 'the tip is in this repository'
@@ -242,7 +242,7 @@ expect_moved_report() {
 		cat <<-EOF
 		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
 		clean diffstat:     1 file changed, 1 insertion(+), 1 deletion(-)
-		verdict: differs: 'HEAD' already has some of these changes
+		verdict: differs: 'HEAD' already has 2 of its 3 commits
 		only in the request:
 		  2 drivers/net/eth.c
 		  15 drivers/net/phy.c
@@ -440,7 +440,6 @@ bad_mbox() {
 	4 pull requests: matches 0, messy 1, differs 0, conflicts 0, errors 3
 	EOF
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
-	grep -q "gone.git" "$BATS_TEST_TMPDIR/stderr"
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
 	expect_unchanged
 }

@@ -1,0 +1,174 @@
+#!/usr/bin/env bats
+# --verify says the true reason: what a person concludes after running
+# the procedure, each case on a made-up history of the shape real pull
+# requests have (copies, another diff algorithm, a merged or unrelated
+# tip, conflicts, a hostile server's objects, the receiver's settings).
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
+
+load test_helper
+
+setup() {
+	setup_world
+	PUB=$BATS_TEST_TMPDIR/pub.git
+	url=file://$PUB
+	git init -q repo
+	cd repo || return
+	seq 1 40 >a.c
+	commit_all base
+	git branch -q linus
+	git checkout -q -b topic
+}
+
+# publish_request [<git -c options>...]: topic pushed and requested from
+# linus (git request-pull run with the options), into $r; cd to a
+# clone of linus alone.
+publish_request() {
+	git init -q --bare "$PUB" 2>/dev/null
+	git push -q -f "$PUB" topic &&
+	git "$@" request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
+	r=$BATS_TEST_TMPDIR/request &&
+	tip=$(git rev-parse topic) &&
+	git clone -q --no-local --single-branch -b linus . "$BATS_TEST_TMPDIR/receiver" &&
+	cd "$BATS_TEST_TMPDIR/receiver" || return
+}
+
+@test "a copy the clean diffstat's -C finds and git request-pull's -M does not: matches, saying so" {
+	seq 1 40 >b.c
+	echo 41 >>a.c
+	commit_all "copy a.c to b.c"
+	publish_request
+	grep -q ' b.c | 40 ++' "$r"
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes, with renames only, as git request-pull finds them; the clean diffstat's -C also finds copies" \
+		"$BATS_TEST_TMPDIR/actual"
+	git clean-diffstat --porcelain --verify="$r" --allow-local >"$BATS_TEST_TMPDIR/porcelain"
+	grep -qx 'note copies' "$BATS_TEST_TMPDIR/porcelain"
+	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/porcelain"
+	expect_unchanged
+}
+
+@test "a sender whose diff.algorithm counts other lines: matches, the algorithm named" {
+	printf '%s\n' c '}' c b '}' b '{' '{' c '{' a '}' >alg.c
+	git add alg.c && commit_all "alg before"
+	git checkout -q linus && git merge -q --ff-only topic && git checkout -q topic
+	printf '%s\n' c a '}' c b '}' b c '{' '}' '}' >alg.c
+	commit_all "alg after"
+	publish_request -c diff.algorithm=patience
+	grep -q ' alg.c | 17 ' "$r"
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes, its lines counted by diff.algorithm=patience" \
+		"$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "a tip upstream has merged in full: differs, the tip is merged, not 'some of these changes'" {
+	test_commit t1 a.c t1
+	publish_request
+	cd "$BATS_TEST_TMPDIR/repo"
+	git checkout -q linus && git merge -q --no-ff --no-edit topic
+	cd "$BATS_TEST_TMPDIR/receiver"
+	git pull -q --no-rebase "$BATS_TEST_TMPDIR/repo" linus
+	run_tool --verify="$r" --allow-local
+	expect_status 1
+	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a tip with no commit in common with upstream: the request's error says unrelated" {
+	test_commit t1 a.c t1
+	git checkout -q --orphan other
+	git rm -q -rf .
+	test_commit o1 o.c o1
+	git checkout -q topic
+	orphan=$(git rev-parse other)
+	publish_request
+	git -C "$BATS_TEST_TMPDIR/repo" push -q -f "$PUB" "$orphan:refs/heads/topic"
+	sed -i "s/^for you to fetch changes up to [0-9a-f]*:/for you to fetch changes up to $orphan:/" "$r"
+	run_tool --verify="$r" --allow-local
+	expect_failure 128 <<-EOF
+	fatal: unrelated: the tip has no commit in common with 'HEAD'
+	EOF
+	expect_unchanged
+}
+
+@test "--porcelain: a conflicted path is one record, whatever its index stages" {
+	test_commit t1 a.c topic-side
+	git checkout -q linus && test_commit l1 a.c linus-side && git checkout -q topic
+	publish_request
+	run_tool --verify="$r" --allow-local --porcelain
+	expect_status 1
+	grep '^conflict ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/conflicts"
+	echo 'conflict a.c' | test_cmp - "$BATS_TEST_TMPDIR/conflicts"
+}
+
+@test "objects that fail git fsck (a tree with .git): the fetch refuses them, that request's error" {
+	blob=$(echo evil | git hash-object -w --stdin)
+	tree=$( { git ls-tree HEAD; printf '100644 blob %s\t.git\n' "$blob"; } | git mktree --missing)
+	commit=$(git commit-tree -p HEAD -m evil "$tree")
+	git init -q --bare "$PUB"
+	git -c transfer.fsckObjects=false push -q -f "$PUB" "$commit:refs/heads/topic" 2>/dev/null ||
+		skip "this git refuses to push the tree"
+	git request-pull linus "$url" "$commit:topic" >"$BATS_TEST_TMPDIR/request" 2>/dev/null
+	git clone -q --no-local --single-branch -b linus . "$BATS_TEST_TMPDIR/receiver"
+	cd "$BATS_TEST_TMPDIR/receiver"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 128
+	grep -q "^fatal: cannot fetch 'topic' from '$url': " "$BATS_TEST_TMPDIR/stderr"
+	grep -qi 'dotgit\|\.git' "$BATS_TEST_TMPDIR/stderr"
+	run ! git cat-file -e "$commit"
+	expect_unchanged
+}
+
+@test "-c diff.relative=true from a subdirectory: the receiver's diff settings change no verdict" {
+	mkdir -p sub && seq 1 5 >sub/s.c && echo 41 >>a.c
+	commit_all "two files"
+	publish_request
+	mkdir -p sub && cd sub
+	capture git -c diff.relative=true clean-diffstat --verify="$r" --allow-local
+	expect_status 0
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a 'since' commit unknown here: a note, the verdict from the tip" {
+	test_commit t1 a.c t1
+	publish_request
+	sed -i "s/^The following changes since commit [0-9a-f]*:/The following changes since commit $(printf '%040d' 1 | tr 0 e):/" "$r"
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx "note: the request's 'since' commit $(printf '%040d' 1 | tr 0 e) is not in this repository" \
+		"$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a branch that moved while its old tip is here: the remote is asked, the move reported" {
+	test_commit t1 a.c t1
+	publish_request
+	git fetch -q "$url" topic
+	cd "$BATS_TEST_TMPDIR/repo" && test_commit t2 a.c t2 && git push -q "$PUB" topic
+	now=$(git rev-parse topic)
+	cd "$BATS_TEST_TMPDIR/receiver"
+	run_tool --verify="$r" --allow-local
+	expect_status 1
+	grep -qx "the branch moved since the request: it asks for $tip, the branch is at $now" \
+		"$BATS_TEST_TMPDIR/actual"
+}
+
+@test "in an mbox, a request whose git fails (an object missing here): its error line, the next verified" {
+	test_commit t1 a.c t1
+	publish_request
+	git fetch -q "$url" topic
+	first=$(cat "$r")
+	blob=$(git rev-parse "$tip:a.c")
+	# the request's tip is here, but not its blob: a git of the report fails
+	rm -f ".git/objects/${blob:0:2}/${blob:2}"
+	git cat-file -e "$blob" 2>/dev/null && skip "the blob is packed"
+	{
+		printf 'From a@b Thu Jan  1 00:00:00 1970\nSubject: [GIT PULL] broken\n\n%s\n\n' "$first"
+		printf 'From a@b Thu Jan  1 00:00:00 1970\nSubject: [GIT PULL] broken again\n\n%s\n' "$first"
+	} >"$BATS_TEST_TMPDIR/mbox"
+	run_tool --verify="$BATS_TEST_TMPDIR/mbox" --no-fetch
+	expect_status 1
+	grep -c '^error: git [a-z-]*: .*unable to read ' "$BATS_TEST_TMPDIR/actual" | grep -qx 2
+	grep -qx '2 pull requests: matches 0, messy 0, differs 0, conflicts 0, errors 2' \
+		"$BATS_TEST_TMPDIR/actual"
+}
