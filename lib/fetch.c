@@ -46,6 +46,17 @@ static int seconds(const char *value)
 	return (int)n;
 }
 
+static int jobs_of(const char *value)
+{
+	char *end;
+	long n = value ? strtol(value, &end, 10) : -1;
+
+	if (!value || end == value || *end || n < 0 || n > 1024)
+		die("bad clean-diffstat.jobs in the configuration: '%s'",
+		    value ? value : "");
+	return (int)n;
+}
+
 void fetch_settings_parse(struct fetch_settings *fs, int rc,
 			  const struct strbuf *out)
 {
@@ -84,6 +95,8 @@ void fetch_settings_parse(struct fetch_settings *fs, int rc,
 			fs->timeout = seconds(value);
 		} else if (!strcmp(key, "clean-diffstat.fetchstall")) {
 			fs->stall = seconds(value);
+		} else if (!strcmp(key, "clean-diffstat.jobs")) {
+			fs->jobs = jobs_of(value);
 		}
 		if ((!strcmp(scope, "local") || !strcmp(scope, "worktree")) &&
 		    own_setting(key)) {
@@ -138,7 +151,8 @@ static void scratch_create(const struct pull *p)
 		return;
 	quarantine_create();
 	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
-	strvec_pushl(&cp.args, "init", "-q", "--bare", "--template=",
+	strvec_pushl(&cp.args, "-c", "init.defaultRefFormat=files", "init", "-q",
+		     "--bare", "--template=",
 		     "--initial-branch=main", NULL);
 	strvec_pushf(&cp.args, "--object-format=%s",
 		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
@@ -240,39 +254,48 @@ static void fetch_messages(const struct strbuf *err, struct strbuf *reason,
 	strbuf_trim_newlines(detail);
 }
 
-int fetch_tip(const struct fetch_settings *fs, const struct pull *p,
-	      const struct fetch_request *rq, struct strbuf *tip,
-	      struct strbuf *subject, struct strbuf *why,
-	      struct strbuf *detail)
+void fetch_prepare(const struct pull *p)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf dst = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
-	struct strbuf reason = STRBUF_INIT;
+	scratch_create(p);
+}
+
+void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
+	       const struct fetch_request *rq, struct child_process *cp,
+	       struct strbuf *err)
+{
 	const char *ref = *rq->ref ? rq->ref : "HEAD";
-	int rc;
 
 	scratch_create(p);
-	strbuf_addf(&dst, "refs/clean-diffstat/%zu", rq->number);
-	strvec_pushl(&cp.args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
+	strvec_pushl(&cp->args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
 		     "-c", "fetch.writeCommitGraph=false",
 		     "-c", "transfer.fsckObjects=true",
 		     "-c", "core.hooksPath=/dev/null", "fetch", "--progress",
 		     "--no-tags", "--no-write-fetch-head",
 		     "--no-recurse-submodules", "--end-of-options", rq->url, NULL);
-	strvec_pushf(&cp.args, "+%s:%s", ref, dst.buf);
-	scratch_env(&cp.env, p->objdir.buf);
-	own_settings_env(&cp.env, &fs->own);
-	strvec_pushf(&cp.env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
+	strvec_pushf(&cp->args, "+%s:refs/clean-diffstat/%zu", ref, rq->number);
+	scratch_env(&cp->env, p->objdir.buf);
+	own_settings_env(&cp->env, &fs->own);
+	strvec_pushf(&cp->env, "GIT_ALLOW_PROTOCOL=https:http:git:ssh%s",
 		     rq->allow_local ? ":file" : "");
-	strvec_push(&cp.env, "GIT_TERMINAL_PROMPT=0");
-	cp.err = &err;
-	cp.err_max = 65536;
-	cp.timeout_ms = rq->timeout * 1000;
-	cp.idle_ms = rq->stall * 1000;
-	cp.no_stdout = 1;
-	rc = run_git(&cp);
+	strvec_push(&cp->env, "GIT_TERMINAL_PROMPT=0");
+	cp->err = err;
+	cp->err_max = 65536;
+	cp->timeout_ms = rq->timeout * 1000;
+	cp->idle_ms = rq->stall * 1000;
+	cp->no_stdout = 1;
+}
+
+int fetch_result(int rc, const struct strbuf *err, const struct pull *p,
+		 const struct fetch_request *rq, struct strbuf *tip,
+		 struct strbuf *subject, struct strbuf *why,
+		 struct strbuf *detail)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, reason = STRBUF_INIT;
+	const char *ref = *rq->ref ? rq->ref : "HEAD";
+
 	if (rc) {
-		fetch_messages(&err, &reason, detail);
+		fetch_messages(err, &reason, detail);
 		strbuf_addf(why, "cannot fetch '%s' from '%s'", ref, rq->url);
 		if (rc == RUN_TIMED_OUT)
 			strbuf_addf(why, ": it took more than %d seconds",
@@ -286,14 +309,16 @@ int fetch_tip(const struct fetch_settings *fs, const struct pull *p,
 			strbuf_addf(why, ": git fetch failed (%s)",
 				    run_describe(rc));
 	} else {
+		struct strbuf dst = STRBUF_INIT;
+
+		strbuf_addf(&dst, "refs/clean-diffstat/%zu", rq->number);
 		commit_cmd(&cp, dst.buf, &out);
 		scratch_env(&cp.env, p->objdir.buf);
 		if (commit_found(run_git(&cp), &out, tip, subject))
 			strbuf_addf(why, "'%s' at '%s' is not a commit", ref,
 				    rq->url);
+		strbuf_release(&dst);
 	}
-	strbuf_release(&dst);
-	strbuf_release(&err);
 	strbuf_release(&out);
 	strbuf_release(&reason);
 	return why->len ? -1 : 0;

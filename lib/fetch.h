@@ -39,9 +39,10 @@ struct fetch_settings {
 					   repository's own configuration */
 	int timeout, stall;		/* clean-diffstat.fetchTimeout and
 					   fetchStall, seconds; -1: unset */
+	int jobs;			/* clean-diffstat.jobs; 0: unset */
 };
 
-#define FETCH_SETTINGS_INIT { FETCHGATE_REWRITES_INIT, STRVEC_INIT, -1, -1 }
+#define FETCH_SETTINGS_INIT { FETCHGATE_REWRITES_INIT, STRVEC_INIT, -1, -1, 0 }
 
 /*
  * Prepare cp to read the receiver's configuration into out; what it
@@ -61,15 +62,30 @@ struct fetch_request {
 };
 
 /*
- * Fetch rq into the scratch repository: 0, with the commit it names
- * (a tag peeled) and its subject.  -1 on failure: why, one line, and
- * detail, what else git said (progress left out), each line ready to
- * be shown (text from the server is escaped).
+ * Make the scratch repository, once; every git run after it reads its
+ * objects (and fetch_local_commit_cmd() does not).
  */
-int fetch_tip(const struct fetch_settings *fs, const struct pull *p,
-	      const struct fetch_request *rq, struct strbuf *tip,
-	      struct strbuf *subject, struct strbuf *why,
-	      struct strbuf *detail);
+void fetch_prepare(const struct pull *p);
+
+/*
+ * Prepare cp to fetch rq into the scratch repository, its stderr into
+ * err (a git for run_git_parallel(), several fetches side by side).
+ */
+void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
+	       const struct fetch_request *rq, struct child_process *cp,
+	       struct strbuf *err);
+
+/*
+ * What the fetch of fetch_cmd() gave (it exited rc, said err): 0, with
+ * the commit the ref names (a tag peeled) and its subject; -1 on
+ * failure: why, one line, and detail, what else git said (progress
+ * left out), each line ready to be shown (text from the server is
+ * escaped).
+ */
+int fetch_result(int rc, const struct strbuf *err, const struct pull *p,
+		 const struct fetch_request *rq, struct strbuf *tip,
+		 struct strbuf *subject, struct strbuf *why,
+		 struct strbuf *detail);
 
 /*
  * Prepare cp to find <spec>^{commit} and its subject, into out, in the

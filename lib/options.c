@@ -67,6 +67,20 @@ static int parse_seconds(const char *arg, const char *value)
 	return (int)n;
 }
 
+/* The value of --jobs=<n>: 1 or more. */
+static int parse_jobs(const char *arg, const char *value)
+{
+	char *end;
+	long n;
+
+	if (!isdigit((unsigned char)*value))
+		usage_error("'%s' needs a number of jobs", arg);
+	n = strtol(value, &end, 10);
+	if (*end || n < 1 || n > 1024)
+		usage_error("'%s' needs a number of jobs from 1 to 1024", arg);
+	return (int)n;
+}
+
 enum arg { NOARG, OPTARG, REQARG };
 
 /* The modes that read back what git diff prints, as bits of not_in. */
@@ -475,6 +489,9 @@ static void check_mode(struct options *opts, const char **arg, int nr,
 			usage_error("'%s' needs --verify",
 				    opts->fetch_timeout >= 0 ?
 				    "--fetch-timeout" : "--fetch-stall");
+		if (opts->jobs || opts->in_order)
+			usage_error("'%s' needs --verify", opts->jobs ?
+				    "--jobs" : "--in-order");
 	}
 	if (opts->mode == MODE_VERIFY) {
 		if (opts->diff.args.nr)
@@ -582,6 +599,11 @@ void parse_options(int argc, char **argv, struct options *opts)
 			opts->fetch_timeout = parse_seconds(arg, arg + 16);
 		} else if (!strncmp(arg, "--fetch-stall=", 14)) {
 			opts->fetch_stall = parse_seconds(arg, arg + 14);
+		} else if (!strncmp(arg, "--jobs=", 7) || !strcmp(arg, "-j")) {
+			opts->jobs = parse_jobs(arg, arg[1] == 'j' ?
+						(++i < argc ? argv[i] : "") : arg + 7);
+		} else if (!strcmp(arg, "--in-order")) {
+			opts->in_order = 1;
 		} else if (!strcmp(arg, "--request-pull")) {
 			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {

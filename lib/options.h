@@ -56,6 +56,8 @@ struct options {
 	int allow_local;		/* --verify --allow-local */
 	int fetch_timeout;		/* --fetch-timeout=<seconds>; -1: unset */
 	int fetch_stall;		/* --fetch-stall=<seconds>; -1: unset */
+	int jobs;			/* --jobs=<n>; 0: unset */
+	int in_order;			/* --in-order */
 };
 
 void parse_options(int argc, char **argv, struct options *opts);

@@ -103,7 +103,27 @@ struct running {
 	long deadline, idle_ms, idle_until;	/* 0: none; monotonic ms */
 	int status;
 	int exited;
+	struct running *next;		/* in live, while it runs */
 };
+
+/*
+ * Every git of ours that runs, from every caller (run_git_parallel()'s
+ * gits and those its callback runs meanwhile): a fatal signal reaches
+ * them all.
+ */
+static struct running *live;
+
+static void forget(struct running *r)
+{
+	struct running **p;
+
+	r->exited = 1;
+	for (p = &live; *p; p = &(*p)->next)
+		if (*p == r) {
+			*p = r->next;
+			return;
+		}
+}
 
 static long now_ms(void)
 {
@@ -189,20 +209,19 @@ static void close_pipes(struct running *r)
 		}
 }
 
-/* Kill them all with sig, wait for them, and die of it. */
-static NORETURN void die_of_signal(struct running *r, size_t nr, int sig)
+/* Kill every git that runs with sig, wait for them, and die of it. */
+static NORETURN void die_of_signal(int sig)
 {
-	size_t i;
+	struct running *r;
 
-	for (i = 0; i < nr; i++)
-		if (!r[i].exited)
-			kill(r[i].pid, sig);
-	for (i = 0; i < nr; i++) {
-		close_pipes(&r[i]);
-		while (!r[i].exited && waitpid(r[i].pid, NULL, 0) < 0 &&
-		       errno == EINTR)
+	for (r = live; r; r = r->next)
+		kill(r->pid, sig);
+	for (r = live; r; r = r->next) {
+		close_pipes(r);
+		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	live = NULL;
 	signals_die(sig);
 }
 
@@ -256,6 +275,8 @@ static void start(struct running *r, struct child_process *cp)
 	r->idle_until = cp->idle_ms ? now_ms() + cp->idle_ms : 0;
 	r->status = 0;
 	r->exited = 0;
+	r->next = live;
+	live = r;
 }
 
 /* Has r exited?  Then read and close its pipes, and reap it: 1. */
@@ -275,7 +296,7 @@ static int reaped(struct running *r)
 	while (waitpid(r->pid, &r->status, 0) < 0)
 		if (errno != EINTR)
 			die_errno("waitpid");
-	r->exited = 1;
+	forget(r);
 	return 1;
 }
 
@@ -297,12 +318,13 @@ static void stop_late(struct running *r, long now)
 	close_pipes(r);
 	while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
 		;
-	r->exited = 1;
+	forget(r);
 	r->status = why;
 }
 
 /* The milliseconds poll() may wait before one of r's limits: -1, none. */
-static int poll_timeout(const struct running *r, size_t nr, long now)
+static int poll_timeout(const struct running *r, size_t nr,
+			const char *in_use, long now)
 {
 	long t = -1;
 	size_t i;
@@ -311,7 +333,7 @@ static int poll_timeout(const struct running *r, size_t nr, long now)
 		long at[2] = { r[i].deadline, r[i].idle_until };
 		int k;
 
-		if (r[i].exited)
+		if ((in_use && !in_use[i]) || r[i].exited)
 			continue;
 		for (k = 0; k < 2; k++)
 			if (at[k] && (t < 0 || at[k] - now < t))
@@ -321,13 +343,15 @@ static int poll_timeout(const struct running *r, size_t nr, long now)
 }
 
 /*
- * Read what they write until they have all exited, been stopped at
- * their limits, or a fatal signal came: then they all get it and we
- * die of it, also when it came as the last of them exited (^C reaches
- * the whole process group).  SIGCHLD wakes the poll through the
- * signals' pipe, so that a child which writes nothing is seen to exit.
+ * Read what they write until they have all exited or been stopped at
+ * their limits (any: until one of them has), or a fatal signal came:
+ * then every git gets it and we die of it, also when it came as the
+ * last of them exited (^C reaches the whole process group).  SIGCHLD
+ * wakes the poll through the signals' pipe, so that a child which
+ * writes nothing is seen to exit.
  */
-static void wait_all(struct running *r, size_t nr)
+static void wait_for(struct running *r, size_t nr, const char *in_use,
+		     int any)
 {
 	struct pollfd *pfd = xmalloc((2 * nr + 1) * sizeof(*pfd));
 	size_t *which = xmalloc((2 * nr + 1) * sizeof(*which));
@@ -338,15 +362,23 @@ static void wait_all(struct running *r, size_t nr)
 		long now = now_ms();
 		int s, ready;
 
+		size_t ended = 0;
+
 		for (i = 0; i < nr; i++) {
-			if (r[i].exited || reaped(&r[i]))
+			if (in_use && !in_use[i])
 				continue;
-			stop_late(&r[i], now);
+			if (r[i].exited) {
+				ended++;
+				continue;
+			}
+			if (!reaped(&r[i]))
+				stop_late(&r[i], now);
 			left += !r[i].exited;
+			ended += r[i].exited;
 		}
 		if ((sig = signals_take()))
-			die_of_signal(r, nr, sig);
-		if (!left)
+			die_of_signal(sig);
+		if (!left || (any && ended))
 			break;
 
 		pfd[n].fd = signals_fd();
@@ -354,12 +386,13 @@ static void wait_all(struct running *r, size_t nr)
 		which[n++] = 0;
 		for (i = 0; i < nr; i++)
 			for (s = 0; s < 2; s++)
-				if (!r[i].exited && r[i].fd[s] >= 0) {
+				if ((!in_use || in_use[i]) && !r[i].exited &&
+				    r[i].fd[s] >= 0) {
 					pfd[n].fd = r[i].fd[s];
 					pfd[n].events = POLLIN;
 					which[n++] = 2 * i + (size_t)s;
 				}
-		ready = poll(pfd, n, poll_timeout(r, nr, now));
+		ready = poll(pfd, n, poll_timeout(r, nr, in_use, now));
 		if (ready < 0 && errno != EINTR)
 			die_errno("poll");
 		for (k = 1; ready > 0 && k < n; k++) {
@@ -398,10 +431,51 @@ void run_git_all(struct child_process **cps, int *rcs, size_t nr)
 		n = nr - at < MAX_RUNNING ? nr - at : MAX_RUNNING;
 		for (i = 0; i < n; i++)
 			start(&r[i], cps[at + i]);
-		wait_all(r, n);
+		wait_for(r, n, NULL, 0);
 		for (i = 0; i < n; i++)
 			rcs[at + i] = status_of(&r[i]);
 	}
+}
+
+void run_git_parallel(size_t jobs,
+		      int (*next)(struct child_process *cp, void *data),
+		      void (*done)(size_t task, int rc, void *data), void *data)
+{
+	struct running *r = xmalloc(jobs * sizeof(*r));
+	size_t *task = xmalloc(jobs * sizeof(*task));
+	char *busy = xmalloc(jobs);	/* started, done() not yet called */
+	size_t i, started = 0, nr_busy = 0;
+	int more = 1;
+
+	memset(busy, 0, jobs);
+	for (;;) {
+		for (i = 0; more && i < jobs; i++) {
+			struct child_process cp = CHILD_PROCESS_INIT;
+
+			if (busy[i])
+				continue;
+			if (!next(&cp, data)) {
+				more = 0;
+				break;
+			}
+			start(&r[i], &cp);
+			task[i] = started++;
+			busy[i] = 1;
+			nr_busy++;
+		}
+		if (!nr_busy)
+			break;
+		wait_for(r, jobs, busy, 1);
+		for (i = 0; i < jobs; i++)
+			if (busy[i] && r[i].exited) {
+				busy[i] = 0;
+				nr_busy--;
+				done(task[i], status_of(&r[i]), data);
+			}
+	}
+	free(r);
+	free(task);
+	free(busy);
 }
 
 int run_git(struct child_process *cp)

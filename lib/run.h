@@ -70,6 +70,18 @@ int run_git(struct child_process *cp);
  */
 void run_git_all(struct child_process **cps, int *rcs, size_t nr);
 
+/*
+ * Run gits as git's run_processes_parallel() does, at most jobs at a
+ * time: next() prepares cp for the next one and returns 1, or 0 when
+ * there is none; done() gets the status of each as it ends (task: its
+ * number, 0, 1, ... in the order next() gave them), in the order they
+ * end, and may itself run gits (run_git()) while the others go on.
+ * Every git is waited for; a fatal signal reaches every git that runs.
+ */
+void run_git_parallel(size_t jobs,
+		      int (*next)(struct child_process *cp, void *data),
+		      void (*done)(size_t task, int rc, void *data), void *data);
+
 /* run_git_all() for commands that must all succeed: see run_git_or_die(). */
 void run_git_all_or_die(struct child_process **cps, size_t nr);
 

@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conflicts.h"
 #include "fetch.h"
@@ -8,6 +9,7 @@
 #include "merge.h"
 #include "numstat.h"
 #include "pullmsg.h"
+#include "quarantine.h"
 #include "quote.h"
 #include "resolve.h"
 #include "run.h"
@@ -34,12 +36,23 @@ struct failure {
 };
 
 /* A request, once its tip is known: what report() needs. */
+/* A request pulled in memory before this one (--in-order). */
+struct pulled {
+	size_t number;			/* its message */
+	const char *tip;
+};
+
 struct verifying {
 	const struct options *opts;
 	const struct pullmsg *msg;
 	struct pull p;
 	struct strbuf url, ref, want, tip, subject;
 	const char *how;		/* "local", "fetched", "moved" */
+	/* --in-order: <upstream> is then the merge of these into it */
+	const struct pulled *earlier;
+	size_t nr_earlier;
+	const char *upstream_oid;	/* <upstream> itself, before them */
+	struct strbuf merged_tree;	/* what report() merged, when clean */
 };
 
 static void add_totals(struct strbuf *sb, const struct stat_totals *t)
@@ -248,6 +261,16 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 		strbuf_addf(sb, "the branch moved since the request: it "
 			    "asks for %s, the branch is at %s\n",
 			    vf->want.buf, vf->tip.buf);
+	if (vf->nr_earlier) {
+		size_t i;
+
+		strbuf_addf(sb, "checked against '%s' with message%s",
+			    vf->p.upstream.name, vf->nr_earlier > 1 ? "s" : "");
+		for (i = 0; i < vf->nr_earlier; i++)
+			strbuf_addf(sb, "%s %zu", i ? "," : "",
+				    vf->earlier[i].number);
+		strbuf_addstr(sb, " pulled first\n");
+	}
 	strbuf_addstr(sb, "request's diffstat: ");
 	add_totals(sb, &rt);
 	strbuf_addch(sb, '\n');
@@ -440,6 +463,77 @@ static void add_since_note(struct strbuf *sb, const struct verifying *vf,
 }
 
 /*
+ * The requests pulled before this one (--in-order) that bring some of
+ * its commits (a shared topic branch: what upstream did not have), or,
+ * with conflicts, whose tip conflicts with its own: their messages'
+ * numbers into numbers.
+ */
+static void find_earlier(const struct verifying *vf, int conflicts,
+			 struct strvec *numbers)
+{
+	size_t i, nr = vf->nr_earlier + 1;
+	struct child_process *cps = xmalloc(nr * sizeof(*cps));
+	struct child_process **p = xmalloc(nr * sizeof(*p));
+	struct strbuf *out = xmalloc(nr * sizeof(*out));
+	struct strvec env = STRVEC_INIT;
+	int *rcs = xmalloc(nr * sizeof(*rcs));
+
+	quarantine_env(&env, vf->p.objdir.buf);
+	for (i = 0; i < nr; i++) {
+		const char *other = i ? vf->earlier[i - 1].tip : NULL;
+
+		strbuf_init(&out[i]);
+		cps[i] = (struct child_process)CHILD_PROCESS_INIT;
+		p[i] = &cps[i];
+		cps[i].out = &out[i];
+		cps[i].no_stderr = 1;
+		if (conflicts && other) {
+			strvec_pushl(&cps[i].args, "merge-tree", "--write-tree",
+				     other, vf->tip.buf, NULL);
+			strvec_pushv(&cps[i].env, env.v, env.nr);
+			continue;
+		}
+		strvec_pushl(&cps[i].args, "rev-list", "--count",
+			     "--end-of-options", vf->tip.buf, NULL);
+		strvec_pushf(&cps[i].args, "^%s", vf->upstream_oid);
+		if (other)
+			strvec_pushf(&cps[i].args, "^%s", other);
+	}
+	if (conflicts) {
+		strvec_clear(&cps[0].args);	/* only the tips' merges */
+		run_git_all(p + 1, rcs + 1, nr - 1);
+	} else {
+		run_git_all(p, rcs, nr);
+	}
+	for (i = 1; i < nr; i++)
+		if (conflicts ? rcs[i] == 1 :
+		    !rcs[0] && !rcs[i] &&
+		    strtol(out[i].buf, NULL, 10) < strtol(out[0].buf, NULL, 10))
+			strvec_pushf(numbers, "%zu", vf->earlier[i - 1].number);
+	for (i = 0; i < nr; i++)
+		strbuf_release(&out[i]);
+	strvec_clear(&env);
+	free(cps);
+	free(p);
+	free(out);
+	free(rcs);
+}
+
+/* The earlier requests of find_earlier(): "message 1" or "messages 1, 3". */
+static void add_earlier(struct strbuf *sb, const struct strvec *numbers,
+			int porcelain, const char *record)
+{
+	size_t i;
+
+	for (i = 0; i < numbers->nr; i++)
+		if (porcelain)
+			strbuf_addf(sb, "%s %s\n", record, numbers->v[i]);
+		else
+			strbuf_addf(sb, "%s%s", i ? ", " : numbers->nr > 1 ?
+				    "messages " : "message ", numbers->v[i]);
+}
+
+/*
  * Why a request's diffstat differs, for a person: the branch moved,
  * upstream has merged the tip already, or has some of its commits
  * (counted from the request's "since" commit), or none of that.
@@ -460,6 +554,19 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 		strbuf_addf(sb, "'%s' already has all of it: the tip is "
 			    "merged\n", p->upstream.name);
 		return;
+	}
+	if (vf->nr_earlier) {
+		struct strvec numbers = STRVEC_INIT;
+
+		find_earlier(vf, 0, &numbers);
+		if (numbers.nr) {
+			strbuf_addstr(sb, "it carries work that ");
+			add_earlier(sb, &numbers, 0, NULL);
+			strbuf_addf(sb, " already bring%s\n",
+				    numbers.nr > 1 ? "" : "s");
+			strvec_clear(&numbers);
+			return;
+		}
 	}
 	add_str(&base, &vf->msg->req.base);
 	since = count_commits(base.buf, vf->tip.buf);
@@ -519,7 +626,17 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	add_heading(sb, vf);
 	add_since_note(sb, vf, req);
 	if (m.conflicted) {
+		struct strvec numbers = STRVEC_INIT;
+
 		add_conflicts(sb, &m, porcelain);
+		if (vf->nr_earlier)
+			find_earlier(vf, 1, &numbers);
+		if (numbers.nr && !porcelain)
+			strbuf_addstr(sb, "it conflicts with ");
+		add_earlier(sb, &numbers, porcelain, "conflict-with");
+		if (numbers.nr && !porcelain)
+			strbuf_addstr(sb, ", pulled before it\n");
+		strvec_clear(&numbers);
 		v = CONFLICTS;
 		goto out;
 	}
@@ -600,13 +717,22 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	}
 
 	v = DIFFERS;
-	if (!porcelain)
+	if (!porcelain) {
 		add_differs_reason(sb, vf, &m);
+	} else if (vf->nr_earlier) {
+		struct strvec numbers = STRVEC_INIT;
+
+		find_earlier(vf, 0, &numbers);
+		add_earlier(sb, &numbers, 1, "earlier");
+		strvec_clear(&numbers);
+	}
 	/* core.quotePath: asked only here, where paths are shown */
 	add_differences(sb, req, &clean, &mt, porcelain,
 			!porcelain && git_quote_path());
 
 out:
+	if (v != FAILED && v != CONFLICTS)
+		strbuf_add(&vf->merged_tree, m.tree.buf, m.tree.len);
 	if (porcelain && v != FAILED)
 		strbuf_addf(sb, "verdict %s\n", verdict_name[v]);
 	if (v == FAILED)
@@ -634,12 +760,9 @@ static void verifying_release(struct verifying *vf)
 	strbuf_release(&vf->want);
 	strbuf_release(&vf->tip);
 	strbuf_release(&vf->subject);
+	strbuf_release(&vf->p.head.oid);
+	strbuf_release(&vf->merged_tree);
 }
-
-/* The receiver's configuration for fetching, read once. */
-static struct fetch_settings settings = FETCH_SETTINGS_INIT;
-static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
-static int settings_read;
 
 /* A limit of the fetch: the command line's, the config's, or ours. */
 static int limit(int option, int config, int fallback)
@@ -647,80 +770,75 @@ static int limit(int option, int config, int fallback)
 	return option >= 0 ? option : config >= 0 ? config : fallback;
 }
 
+/* A request of the input, on its way to its report. */
+struct request {
+	struct verifying vf;
+	struct failure fail;
+	struct strbuf err;		/* its fetch's stderr */
+	struct fetch_request fetch;
+	int to_fetch;			/* waits for its fetch */
+	int ready;			/* its tip is known, or why not */
+	struct strbuf upstream, tree;	/* --in-order: what it is merged into */
+};
+
+/* What verify() works with: the requests, in the order of the input. */
+struct verifying_all {
+	const struct options *opts;
+	struct pull upstream;
+	struct fetch_settings settings;
+	struct request *rq;
+	size_t nr;
+	size_t next_fetch;		/* the next request to fetch */
+	size_t next_report;		/* the next request to report */
+	int mbox;
+	size_t count[NR_VERDICTS];
+	int status;
+	/* --in-order: <upstream> with the requests pulled so far merged */
+	struct strbuf chain, chain_tree;
+	struct pulled *pulled;
+	size_t nr_pulled, alloc_pulled;
+};
+
 /*
- * Verify one request; its report goes into sb.  FAILED, with fail
- * filled in and nothing in sb, when it cannot be.
+ * --in-order: pull r into the chain, as a merge commit of its merged
+ * tree with the chain and its tip as parents, written in the
+ * quarantine (no ref names it); every later git reads it there.
  */
-static enum verdict verify_one(const struct options *opts,
-			       const struct pullmsg *msg, struct strbuf *sb,
-			       struct failure *fail)
+static void pull_in_memory(struct verifying_all *all, struct request *r)
 {
-	const struct pullreq *req = &msg->req;
-	struct verifying vf = {
-		.opts = opts, .msg = msg, .url = STRBUF_INIT,
-		.ref = STRBUF_INIT, .want = STRBUF_INIT, .tip = STRBUF_INIT,
-		.subject = STRBUF_INIT
-	};
-	struct strbuf local = STRBUF_INIT, config = STRBUF_INIT;
-	struct child_process cp[2] = { CHILD_PROCESS_INIT, CHILD_PROCESS_INIT };
-	struct child_process *cps[2] = { &cp[0], &cp[1] };
-	enum verdict v = FAILED;
-	int rcs[2];
-	size_t nr = 0;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	static int shared;
 
-	add_str(&vf.url, &req->url);
-	add_str(&vf.ref, &req->ref);
-	add_str(&vf.want, &req->tip);
-	/* untrusted: what is to be fetched is checked before anything runs */
-	if (!opts->no_fetch &&
-	    fetchgate_check(&no_rewrites, vf.url.buf, vf.ref.buf,
-			    opts->allow_local, &fail->why))
-		goto out;
-	/*
-	 * Beside resolve()'s rev-parse: with --no-fetch, whether the tip is
-	 * in this repository; else (the first time) the receiver's
-	 * configuration for the fetch.  Unless --no-fetch, the tip is
-	 * fetched even when it is here: the branch may have moved since.
-	 */
-	if (opts->no_fetch)
-		fetch_local_commit_cmd(&cp[nr++], vf.want.buf, &local);
-	else if (!settings_read++)
-		fetch_settings_cmd(&cp[nr++], &config);
-	resolve_beside(&vf.p, opts->upstream, opts->upstream, cps, rcs, nr);
-	if (nr && !opts->no_fetch)
-		fetch_settings_parse(&settings, rcs[0], &config);
+	if (!shared++) {
+		struct strbuf alt = STRBUF_INIT;
 
-	if (opts->no_fetch) {
-		if (!commit_found(rcs[0], &local, &vf.tip, &vf.subject))
-			vf.how = "local";
-		else
-			strbuf_addf(&fail->why, "the tip %s is not in this "
-				    "repository, and --no-fetch forbids fetching "
-				    "'%s' from '%s'", vf.want.buf,
-				    vf.ref.len ? vf.ref.buf : "HEAD", vf.url.buf);
-	} else if (!fetchgate_check(&settings.rewrites, vf.url.buf, vf.ref.buf,
-				    opts->allow_local, &fail->why)) {
-		struct fetch_request rq = {
-			vf.url.buf, vf.ref.buf, msg->number, opts->allow_local,
-			limit(opts->fetch_timeout, settings.timeout,
-			      DEFAULT_FETCH_TIMEOUT),
-			limit(opts->fetch_stall, settings.stall,
-			      DEFAULT_FETCH_STALL)
-		};
-
-		if (!fetch_tip(&settings, &vf.p, &rq, &vf.tip, &vf.subject,
-			       &fail->why, &fail->detail))
-			vf.how = strncmp(vf.tip.buf, vf.want.buf, vf.want.len) ?
-				 "moved" : "fetched";
+		alternates_list(&alt, quarantine_path());
+		if (setenv("GIT_ALTERNATE_OBJECT_DIRECTORIES", alt.buf, 1))
+			die_errno("cannot set GIT_ALTERNATE_OBJECT_DIRECTORIES");
+		strbuf_release(&alt);
 	}
-	if (vf.how)
-		v = report(&vf, sb, fail);
-	pull_release(&vf.p);
-out:
-	strbuf_release(&local);
-	strbuf_release(&config);
-	verifying_release(&vf);
-	return v;
+	strvec_pushl(&cp.args, "commit-tree", "-p", all->chain.buf, "-p",
+		     r->vf.tip.buf, "-m", "pulled by git clean-diffstat --in-order",
+		     "--end-of-options", r->vf.merged_tree.buf, NULL);
+	quarantine_env(&cp.env, all->upstream.objdir.buf);
+	/* the same commit whatever the clock: the same ids in every run */
+	strvec_pushl(&cp.env, "GIT_AUTHOR_NAME=git clean-diffstat",
+		     "GIT_AUTHOR_EMAIL=", "GIT_COMMITTER_NAME=git clean-diffstat",
+		     "GIT_COMMITTER_EMAIL=", "GIT_AUTHOR_DATE=@0 +0000",
+		     "GIT_COMMITTER_DATE=@0 +0000", NULL);
+	cp.out = &out;
+	run_git_or_die(&cp);
+	strbuf_trim_newlines(&out);
+	strbuf_reset(&all->chain);
+	strbuf_add(&all->chain, out.buf, out.len);
+	strbuf_reset(&all->chain_tree);
+	strbuf_add(&all->chain_tree, r->vf.merged_tree.buf, r->vf.merged_tree.len);
+	ALLOC_GROW(all->pulled, all->nr_pulled + 1, all->alloc_pulled);
+	all->pulled[all->nr_pulled].number = r->vf.msg->number;
+	all->pulled[all->nr_pulled].tip = r->vf.tip.buf;
+	all->nr_pulled++;
+	strbuf_release(&out);
 }
 
 /*
@@ -743,13 +861,168 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
+/*
+ * Report every request that is ready, in the order of the input, as
+ * soon as those before it are reported: the output is the same however
+ * many fetches run at once.
+ */
+static void report_ready(struct verifying_all *all)
+{
+	const struct options *opts = all->opts;
+	struct strbuf sb = STRBUF_INIT;
+
+	while (all->next_report < all->nr && all->rq[all->next_report].ready) {
+		struct request *r = &all->rq[all->next_report++];
+		const struct pullmsg *msg = r->vf.msg;
+		enum verdict v = FAILED;
+
+		if (all->mbox && !opts->porcelain) {
+			if (all->next_report > 1)
+				strbuf_addch(&sb, '\n');
+			strbuf_addf(&sb, "message %zu: ", msg->number);
+			quote_shown(&sb, msg->subject.s, msg->subject.len);
+			strbuf_addch(&sb, '\n');
+		}
+		if (r->vf.how && opts->in_order) {
+			/* into <upstream> with those before it pulled */
+			strbuf_add(&r->upstream, all->chain.buf, all->chain.len);
+			strbuf_add(&r->tree, all->chain_tree.buf,
+				   all->chain_tree.len);
+			r->vf.p.upstream.oid = r->upstream;
+			r->vf.p.upstream_tree = r->tree;
+			r->vf.earlier = all->pulled;
+			r->vf.nr_earlier = all->nr_pulled;
+			r->vf.upstream_oid = all->upstream.upstream.oid.buf;
+		}
+		if (r->vf.how)
+			v = report(&r->vf, &sb, &r->fail);
+		if (opts->in_order && v != FAILED && v != CONFLICTS)
+			pull_in_memory(all, r);
+		if (v == FAILED) {
+			/* one message: as fatal as any other error */
+			if (!all->mbox) {
+				int code = die_message("%s", r->fail.why.buf);
+
+				if (r->fail.detail.len)
+					fprintf(stderr, "%s\n", r->fail.detail.buf);
+				exit(code);
+			}
+			/* in an mbox: its report says so, the others go on */
+			if (r->fail.detail.len)
+				fprintf(stderr, "%s\n", r->fail.detail.buf);
+			add_failure(&sb, msg, &r->fail, opts->porcelain);
+		}
+		all->count[v]++;
+		all->status |= v != MATCHES;
+		fwrite(sb.buf, 1, sb.len, stdout);
+		fflush(stdout);
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+}
+
+/* run_git_parallel()'s next(): the fetch of the next request to fetch. */
+static int next_fetch(struct child_process *cp, void *data)
+{
+	struct verifying_all *all = data;
+
+	while (all->next_fetch < all->nr && !all->rq[all->next_fetch].to_fetch)
+		all->next_fetch++;
+	if (all->next_fetch == all->nr)
+		return 0;
+	fetch_cmd(&all->settings, &all->upstream,
+		  &all->rq[all->next_fetch].fetch, cp,
+		  &all->rq[all->next_fetch].err);
+	all->next_fetch++;
+	return 1;
+}
+
+/* run_git_parallel()'s done(): the fetch of request task ended. */
+static void fetched(size_t task, int rc, void *data)
+{
+	struct verifying_all *all = data;
+	struct request *r = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < all->nr && !r; i++)
+		if (all->rq[i].to_fetch && n++ == task)
+			r = &all->rq[i];
+	if (!r)
+		BUG("a fetch for no request");
+	if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch, &r->vf.tip,
+			  &r->vf.subject, &r->fail.why, &r->fail.detail))
+		r->vf.how = strncmp(r->vf.tip.buf, r->vf.want.buf,
+				    r->vf.want.len) ? "moved" : "fetched";
+	r->ready = 1;
+	report_ready(all);
+}
+
+/*
+ * The tips, with --no-fetch, as the repository has them: all looked
+ * up at once.
+ */
+static void find_local_tips(struct verifying_all *all)
+{
+	struct child_process *cps = xmalloc((all->nr + 1) * sizeof(*cps));
+	struct child_process **p = xmalloc((all->nr + 1) * sizeof(*p));
+	struct strbuf *out = xmalloc((all->nr + 1) * sizeof(*out));
+	int *rcs = xmalloc((all->nr + 1) * sizeof(*rcs));
+	size_t i, n = 0;
+
+	for (i = 0; i < all->nr; i++) {
+		struct request *r = &all->rq[i];
+
+		if (r->ready)
+			continue;
+		strbuf_init(&out[n]);
+		cps[n] = (struct child_process)CHILD_PROCESS_INIT;
+		fetch_local_commit_cmd(&cps[n], r->vf.want.buf, &out[n]);
+		p[n] = &cps[n];
+		n++;
+	}
+	run_git_all(p, rcs, n);
+	for (i = 0, n = 0; i < all->nr; i++) {
+		struct request *r = &all->rq[i];
+		struct verifying *vf = &r->vf;
+
+		if (r->ready)
+			continue;
+		if (!commit_found(rcs[n], &out[n], &vf->tip, &vf->subject))
+			vf->how = "local";
+		else
+			strbuf_addf(&r->fail.why, "the tip %s is not in this "
+				    "repository, and --no-fetch forbids fetching "
+				    "'%s' from '%s'", vf->want.buf,
+				    vf->ref.len ? vf->ref.buf : "HEAD",
+				    vf->url.buf);
+		r->ready = 1;
+		strbuf_release(&out[n++]);
+	}
+	free(cps);
+	free(p);
+	free(out);
+	free(rcs);
+}
+
+/* The number of fetches at once: --jobs, clean-diffstat.jobs, the cores. */
+static size_t fetch_jobs(const struct verifying_all *all)
+{
+	long n = all->opts->jobs > 0 ? all->opts->jobs : all->settings.jobs;
+
+	if (n <= 0)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (size_t)n : 1;
+}
+
 int verify(const struct options *opts)
 {
-	struct strbuf sb = STRBUF_INIT;
+	static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
+	struct verifying_all all = { .opts = opts };
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
-	struct failure fail = { STRBUF_INIT, STRBUF_INIT };
-	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
-	int status = 0;
+	struct strbuf config = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT, *cps = &cp;
+	size_t i, nr = 0, to_fetch = 0;
+	int rc;
 
 	pullmsg_read(opts->verify_file, &list);
 	if (!list.mbox && list.nr == 1 && list.msg[0].error)
@@ -759,54 +1032,117 @@ int verify(const struct options *opts)
 	if (!nr)
 		die("no pull request in any of the %zu messages", list.nr);
 
+	all.mbox = list.mbox;
+	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
+	all.rq = xmalloc(nr * sizeof(*all.rq));
 	for (i = 0; i < list.nr; i++) {
 		const struct pullmsg *msg = &list.msg[i];
-		enum verdict v;
+		struct request *r;
 
 		if (msg->error)
 			continue;
-		if (list.mbox && !opts->porcelain) {
-			if (done++)
-				strbuf_addch(&sb, '\n');
-			strbuf_addf(&sb, "message %zu: ", msg->number);
-			quote_shown(&sb, msg->subject.s, msg->subject.len);
-			strbuf_addch(&sb, '\n');
-		}
-		v = verify_one(opts, msg, &sb, &fail);
-		if (v == FAILED) {
-			/* one message: as fatal as any other error */
-			if (!list.mbox) {
-				int code = die_message("%s", fail.why.buf);
-
-				if (fail.detail.len)
-					fprintf(stderr, "%s\n", fail.detail.buf);
-				exit(code);
-			}
-			/* in an mbox: its report says so, the others go on */
-			if (fail.detail.len)
-				fprintf(stderr, "%s\n", fail.detail.buf);
-			add_failure(&sb, msg, &fail, opts->porcelain);
-		}
-		strbuf_reset(&fail.why);
-		strbuf_reset(&fail.detail);
-		count[v]++;
-		status |= v != MATCHES;
-		fwrite(sb.buf, 1, sb.len, stdout);
-		strbuf_reset(&sb);
+		r = &all.rq[all.nr++];
+		memset(r, 0, sizeof(*r));
+		r->vf.opts = opts;
+		r->vf.msg = msg;
+		strbuf_init(&r->vf.url);
+		strbuf_init(&r->vf.ref);
+		strbuf_init(&r->vf.want);
+		strbuf_init(&r->vf.tip);
+		strbuf_init(&r->vf.subject);
+		strbuf_init(&r->fail.why);
+		strbuf_init(&r->fail.detail);
+		strbuf_init(&r->err);
+		strbuf_init(&r->vf.merged_tree);
+		strbuf_init(&r->upstream);
+		strbuf_init(&r->tree);
+		add_str(&r->vf.url, &msg->req.url);
+		add_str(&r->vf.ref, &msg->req.ref);
+		add_str(&r->vf.want, &msg->req.tip);
+		/* untrusted: what is to be fetched is checked before any git */
+		if (!opts->no_fetch &&
+		    fetchgate_check(&no_rewrites, r->vf.url.buf, r->vf.ref.buf,
+				    opts->allow_local, &r->fail.why))
+			r->ready = 1;
 	}
+	/* one message refused: nothing more runs */
+	if (!all.mbox && all.rq[0].ready)
+		report_ready(&all);
+
+	/* <upstream>, and beside it the receiver's configuration */
+	if (!opts->no_fetch)
+		fetch_settings_cmd(&cp, &config);
+	resolve_beside(&all.upstream, opts->upstream, opts->upstream, &cps,
+		       &rc, !opts->no_fetch);
+	if (!opts->no_fetch)
+		fetch_settings_parse(&all.settings, rc, &config);
+	strbuf_release(&config);
+	strbuf_init(&all.chain);
+	strbuf_init(&all.chain_tree);
+	strbuf_add(&all.chain, all.upstream.upstream.oid.buf,
+		   all.upstream.upstream.oid.len);
+	strbuf_add(&all.chain_tree, all.upstream.upstream_tree.buf,
+		   all.upstream.upstream_tree.len);
+
+	for (i = 0; i < all.nr; i++) {
+		struct request *r = &all.rq[i];
+
+		/* report() sets the tip as its <head> */
+		r->vf.p = all.upstream;
+		strbuf_init(&r->vf.p.head.oid);
+		if (r->ready || opts->no_fetch)
+			continue;
+		if (fetchgate_check(&all.settings.rewrites, r->vf.url.buf,
+				    r->vf.ref.buf, opts->allow_local,
+				    &r->fail.why)) {
+			r->ready = 1;
+			continue;
+		}
+		r->fetch.url = r->vf.url.buf;
+		r->fetch.ref = r->vf.ref.buf;
+		r->fetch.number = r->vf.msg->number;
+		r->fetch.allow_local = opts->allow_local;
+		r->fetch.timeout = limit(opts->fetch_timeout,
+					 all.settings.timeout,
+					 DEFAULT_FETCH_TIMEOUT);
+		r->fetch.stall = limit(opts->fetch_stall, all.settings.stall,
+				       DEFAULT_FETCH_STALL);
+		r->to_fetch = 1;
+		to_fetch++;
+	}
+	if (opts->no_fetch)
+		find_local_tips(&all);
+	report_ready(&all);
+	if (to_fetch) {
+		fetch_prepare(&all.upstream);
+		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
+	}
+	report_ready(&all);
+
 	if (opts->porcelain)
-		printf("summary %zu %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
-		       count[MESSY], count[DIFFERS], count[CONFLICTS],
-		       count[FAILED]);
-	else if (list.mbox)
+		printf("summary %zu %zu %zu %zu %zu %zu\n", all.nr,
+		       all.count[MATCHES], all.count[MESSY], all.count[DIFFERS],
+		       all.count[CONFLICTS], all.count[FAILED]);
+	else if (all.mbox)
 		printf("\n%zu pull request%s: matches %zu, messy %zu, "
-		       "differs %zu, conflicts %zu, errors %zu\n", nr,
-		       nr == 1 ? "" : "s", count[MATCHES], count[MESSY],
-		       count[DIFFERS], count[CONFLICTS], count[FAILED]);
-	strbuf_release(&sb);
-	strbuf_release(&fail.why);
-	strbuf_release(&fail.detail);
-	fetch_settings_release(&settings);
+		       "differs %zu, conflicts %zu, errors %zu\n", all.nr,
+		       all.nr == 1 ? "" : "s", all.count[MATCHES],
+		       all.count[MESSY], all.count[DIFFERS],
+		       all.count[CONFLICTS], all.count[FAILED]);
+	for (i = 0; i < all.nr; i++) {
+		verifying_release(&all.rq[i].vf);
+		strbuf_release(&all.rq[i].fail.why);
+		strbuf_release(&all.rq[i].fail.detail);
+		strbuf_release(&all.rq[i].err);
+		strbuf_release(&all.rq[i].upstream);
+		strbuf_release(&all.rq[i].tree);
+	}
+	free(all.rq);
+	free(all.pulled);
+	strbuf_release(&all.chain);
+	strbuf_release(&all.chain_tree);
+	fetch_settings_release(&all.settings);
+	pull_release(&all.upstream);
 	pullmsg_release(&list);
-	return status;
+	return all.status;
 }
