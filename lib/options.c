@@ -13,7 +13,7 @@
 
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
-"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--porcelain] [<upstream>]\n"
+"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--jobs=<n>] [--in-order] [--porcelain] [<upstream>]\n"
 "\n"
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
@@ -30,6 +30,9 @@ static const char usage_text[] =
 "    --fetch-stall=<seconds>\n"
 "                          --verify: give up a fetch that receives nothing\n"
 "                          for this long (60)\n"
+"    -j, --jobs=<n>        --verify: fetch <n> requests at a time (the cores)\n"
+"    --in-order            --verify: check each request as pulled after\n"
+"                          those before it in the mbox\n"
 "    --allow-unrelated-histories\n"
 "                          allow merging histories without a common ancestor\n"
 "    -h                    show this help and exit\n"

@@ -316,6 +316,8 @@ offers() {
 	"--fetch-stall="
 	"--fetch-timeout="
 	"--help "
+	"--in-order "
+	"--jobs="
 	"--no-fetch "
 	"--porcelain "
 	"--verify "

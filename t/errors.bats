@@ -13,7 +13,7 @@ setup() {
 usage_text() {
 	cat <<-\EOF
 	usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]
-	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--porcelain] [<upstream>]
+	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--jobs=<n>] [--in-order] [--porcelain] [<upstream>]
 	
 	    --check               say whether git request-pull's diffstat is messy
 	    --explain             show how git request-pull's diffstat differs
@@ -30,6 +30,9 @@ usage_text() {
 	    --fetch-stall=<seconds>
 	                          --verify: give up a fetch that receives nothing
 	                          for this long (60)
+	    -j, --jobs=<n>        --verify: fetch <n> requests at a time (the cores)
+	    --in-order            --verify: check each request as pulled after
+	                          those before it in the mbox
 	    --allow-unrelated-histories
 	                          allow merging histories without a common ancestor
 	    -h                    show this help and exit

@@ -143,7 +143,7 @@ _git_clean_diffstat ()
 			# --verify takes no diff options: its own, and --porcelain
 			if [ "$mode" = verify ]; then
 				__gitcomp "--verify --no-fetch --allow-local --porcelain
-					--fetch-timeout= --fetch-stall=
+					--fetch-timeout= --fetch-stall= -j --jobs= --in-order
 					-h --help --version --end-of-options"
 				return
 			fi
@@ -152,7 +152,8 @@ _git_clean_diffstat ()
 			case "$mode" in
 			"")		opts="--check --explain --porcelain --request-pull
 					      --verify --verify= --no-fetch --allow-local
-					      --fetch-timeout= --fetch-stall=" ;;
+					      --fetch-timeout= --fetch-stall= -j --jobs=
+					      --in-order" ;;
 			explain|porcelain) opts="--explain --porcelain" ;;
 			*)		opts="--$mode" ;;
 			esac
