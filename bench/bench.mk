@@ -4,9 +4,11 @@
 #   make bench-repo BENCH_REPO_ARGS='--files 20000 --force'
 #   make bench-verify           --verify against a receiver by hand
 #   make bench-verify BENCH_VERIFY_ARGS='--runs 40 --transport git'
+#   make bench-merge-window     an mbox of requests, --jobs=1 against --jobs=8
 BENCH_ARGS =
 BENCH_REPO_ARGS =
 BENCH_VERIFY_ARGS =
+BENCH_MERGE_WINDOW_ARGS =
 
 bench: $(PROGRAM)
 	bench/run $(BENCH_ARGS)
@@ -19,4 +21,9 @@ bench-verify: $(PROGRAM)
 		bench/make-repo
 	perl bench/verify.perl $(BENCH_VERIFY_ARGS)
 
-.PHONY: bench bench-repo bench-verify
+bench-merge-window: $(PROGRAM)
+	@[ -n "$$BENCH_REPO" ] || [ -e "$${TMPDIR:-/tmp}/git-clean-diffstat-bench/repo.git" ] || \
+		bench/make-repo
+	bench/merge-window $(BENCH_MERGE_WINDOW_ARGS)
+
+.PHONY: bench bench-repo bench-verify bench-merge-window
