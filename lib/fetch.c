@@ -40,7 +40,7 @@ static int seconds(const char *value)
 	char *end;
 	long n = value ? strtol(value, &end, 10) : -1;
 
-	if (!value || end == value || *end || n < 0 || n > 86400 * 365)
+	if (!value || end == value || *end || n < 0 || n > 86400L * 365)
 		die("bad number of seconds in the configuration: '%s'",
 		    value ? value : "");
 	return (int)n;
@@ -238,10 +238,8 @@ static void fetch_messages(const struct strbuf *err, struct strbuf *reason,
 		while (eol < end && *eol != '\n' && *eol != '\r')
 			eol++;
 		len = (size_t)(eol - p);
-		if (eol < end && *eol == '\r') {
-			;			/* a progress update */
-		} else if (!len || is_progress(p, len)) {
-			;
+		if ((eol < end && *eol == '\r') || !len || is_progress(p, len)) {
+			;			/* progress, updated or done */
 		} else if (len > 7 && !memcmp(p, "fatal: ", 7)) {
 			if (!reason->len)
 				quote_shown(reason, p + 7, len - 7);

@@ -79,28 +79,16 @@ static size_t tree_min(const struct index *x, size_t node, size_t lo,
 	return l;
 }
 
+/* Free no more: the leaf at pos, and the minima above it. */
 static void tree_clear(struct index *x, size_t pos)
 {
-	size_t node = 1, lo = 0, hi = x->size, path[64], n = 0;
+	size_t i = x->size + pos;
 
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
+	x->tree[i] = NONE;
+	for (i /= 2; i; i /= 2) {
+		size_t a = x->tree[2 * i], b = x->tree[2 * i + 1];
 
-		path[n++] = node;
-		if (pos < mid) {
-			node = 2 * node;
-			hi = mid;
-		} else {
-			node = 2 * node + 1;
-			lo = mid;
-		}
-	}
-	x->tree[node] = NONE;
-	while (n--) {
-		size_t a = x->tree[2 * path[n]], b = x->tree[2 * path[n] + 1];
-
-		node = path[n];
-		x->tree[node] = a == NONE || (b != NONE && b < a) ? b : a;
+		x->tree[i] = a == NONE || (b != NONE && b < a) ? b : a;
 	}
 }
 

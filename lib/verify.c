@@ -206,6 +206,7 @@ static int run_or_fail(struct child_process *cp, const char *what,
 	cp->err = &err;
 	cp->err_max = 65536;
 	rc = run_git(cp);
+	cp->err = NULL;
 	if (rc)
 		run_reason(&fail->why, what, rc, &err);
 	strbuf_release(&err);
@@ -473,7 +474,7 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 {
 	size_t i, nr = vf->nr_earlier + 1;
 	struct child_process *cps = xmalloc(nr * sizeof(*cps));
-	struct child_process **p = xmalloc(nr * sizeof(*p));
+	struct child_process **p = xmalloc(nr * sizeof(struct child_process *));
 	struct strbuf *out = xmalloc(nr * sizeof(*out));
 	struct strvec env = STRVEC_INIT;
 	int *rcs = xmalloc(nr * sizeof(*rcs));
@@ -964,7 +965,8 @@ static void fetched(size_t task, int rc, void *data)
 static void find_local_tips(struct verifying_all *all)
 {
 	struct child_process *cps = xmalloc((all->nr + 1) * sizeof(*cps));
-	struct child_process **p = xmalloc((all->nr + 1) * sizeof(*p));
+	struct child_process **p =
+		xmalloc((all->nr + 1) * sizeof(struct child_process *));
 	struct strbuf *out = xmalloc((all->nr + 1) * sizeof(*out));
 	int *rcs = xmalloc((all->nr + 1) * sizeof(*rcs));
 	size_t i, n = 0;

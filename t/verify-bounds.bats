@@ -56,7 +56,7 @@ receiver() {
 @test "20,000 rows of a mail against a 20,000-file tip cost a sort, not their product" {
 	tool_is_wrapped && skip "the bound is for the tool itself, not a wrapper"
 	many_files 20000 tree
-	tip=$(git rev-parse topic)
+
 	{
 		git request-pull linus "$url" topic | sed '/^ [0-9]* files\{0,1\} changed/,$d' |
 			sed '/|/d'
