@@ -1,0 +1,267 @@
+#!/usr/bin/env bats
+# Where maintainers already work: each recipe of contrib/ run as its
+# tool runs it, on the document's messy history.  Receiving: b4 reading
+# a local mbox; the mutt and neomutt macro and aerc's :pipe, their
+# command lines taken from the shipped files and run by sh -c on the raw
+# message as the clients run them, and neomutt itself in a terminal
+# running the macro; the procmail recipe and formail.  Nothing leaves
+# the loopback: a request is fetched from a git daemon there.
+#
+# b4, neomutt, procmail and formail are Debian's b4, neomutt and
+# procmail; a test of one that is missing skips, saying so (.ci/run
+# installs them).
+# shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
+
+load test_helper
+load lib/mail
+
+setup() {
+	setup_world
+	PUB=$BATS_TEST_TMPDIR/pub.git
+	CONTRIB=$TOP/contrib
+	# where the shipped recipes look for the repository
+	REPO=$HOME/src/linux
+}
+
+teardown() {
+	stop_servers
+}
+
+# needs <command> <debian package>: skip unless <command> is installed.
+needs() {
+	command -v "$1" >/dev/null || skip "$1 is not installed (Debian: $2)"
+}
+
+# publish <ref>...: push to the bare repository $PUB.
+publish() {
+	[ -d "$PUB" ] || git init -q --bare "$PUB"
+	git push -q -f "$PUB" "$@"
+}
+
+# sent_request: history_partly_pulled's topic published on a git daemon
+# on the loopback and requested into linus by git request-pull; the
+# request in the file "request", the clean diffstat in "clean", the
+# request as a mail to the maintainer in "message" (Message-Id
+# <pull@example.com>).  $url is the URL it names.
+sent_request() {
+	history_partly_pulled &&
+	publish topic &&
+	start_git_daemon &&
+	url=$DAEMON_URL/pub.git &&
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
+	as_mail '[GIT PULL] topic' '<pull@example.com>' \
+		<"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/message"
+}
+
+# as_mail <subject> <message-id>: stdin as a message to the maintainer.
+as_mail() {
+	mail_message 8bit "Subject: $1" "Message-Id: $2"
+}
+
+# receiver: the maintainer's clone of linus alone, at ~/src/linux where
+# the recipes look for it, and cd there.
+receiver() {
+	git clone -q --no-local --single-branch -b linus \
+		"$BATS_TEST_TMPDIR/repo" "$REPO" &&
+	cd "$REPO" || return
+}
+
+# expect_report: the file "expect" is the report git clean-diffstat
+# --verify gives in the current directory, stdin the request, and that
+# is the messy verdict with the clean diffstat.
+expect_report() {
+	git clean-diffstat --verify >"$BATS_TEST_TMPDIR/expect" 2>&1 ||
+		[ $? -eq 1 ] &&
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/expect" &&
+	contains "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/clean"
+}
+
+# reads_in_a_pager: stdout has no escape sequence, and no line of git's
+# own output (the diffstat, its lines indented) is wider than 80
+# columns.
+reads_in_a_pager() {
+	if grep -q $'\e' "$BATS_TEST_TMPDIR/actual"; then
+		echo "an escape sequence in the report" >&2
+		failed_at
+		return
+	fi
+	if awk '/^ / && length > 80 { print; bad = 1 } END { exit !bad }' \
+		"$BATS_TEST_TMPDIR/actual" >&2; then
+		echo "lines wider than 80 columns, above" >&2
+		failed_at
+	fi
+}
+
+# contains <file> <block>: the lines of <block> are in <file>, one
+# after the other.
+contains() {
+	[[ $(<"$1") == *"$(<"$2")"* ]] && return
+	echo "$1 lacks the lines of $2" >&2
+	failed_at
+}
+
+# shipped_command <file> <before> <after>: the one command line of a
+# shipped recipe, between <before> and <after> (fixed strings).
+shipped_command() {
+	local line
+	line=$(grep -F -- "$2" "$1" | head -n 1)
+	[ -n "$line" ] || { echo "no '$2' in $1" >&2; return 1; }
+	line=${line#*"$2"}
+	printf '%s\n' "${line%%"$3"*}"
+}
+
+# mbox_of <file>...: the messages as an mbox on stdout.
+mbox_of() {
+	mail_mbox "$@"
+}
+
+@test "b4 mbox reading a local mbox, piped to --verify: the request of the thread checked, the reply skipped" {
+	needs b4 b4
+	sent_request
+	sed 's/^/> /' "$BATS_TEST_TMPDIR/request" |
+		as_mail 'Re: [GIT PULL] topic' '<reply@example.com>' |
+		sed '/^Subject:/a In-Reply-To: <pull@example.com>' >"$BATS_TEST_TMPDIR/reply"
+	mbox_of "$BATS_TEST_TMPDIR/message" "$BATS_TEST_TMPDIR/reply" >"$BATS_TEST_TMPDIR/inbox"
+	receiver
+	remember_repo
+	# shellcheck disable=SC2016 # sh -c's $1
+	capture sh -c 'b4 mbox -m "$1" -o - pull@example.com 2>/dev/null |
+		git clean-diffstat --verify' sh "$BATS_TEST_TMPDIR/inbox"
+	expect_status 1
+	# what b4 gives is the thread, as an mbox: one report, and the summary
+	b4 mbox -m "$BATS_TEST_TMPDIR/inbox" -o - pull@example.com 2>/dev/null >"$BATS_TEST_TMPDIR/thread"
+	[ "$(grep -c '^Message-Id: ' "$BATS_TEST_TMPDIR/thread")" -eq 2 ]
+	expect_report <"$BATS_TEST_TMPDIR/thread"
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	sed -n '1p;$p' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/ends"
+	test_cmp - "$BATS_TEST_TMPDIR/ends" <<-EOF
+	message 1: [GIT PULL] topic
+	1 pull request: matches 0, messy 1, differs 0, conflicts 0, errors 0
+	EOF
+	reads_in_a_pager
+	expect_unchanged
+}
+
+@test "the mutt and neomutt macro's command, run by sh -c on the raw message: the report in \$PAGER" {
+	sent_request
+	receiver
+	cmd=$(shipped_command "$CONTRIB/mail/muttrc" '<pipe-message>' '<enter>')
+	[[ $cmd == *'git clean-diffstat --verify'* ]]
+	expect_report <"$BATS_TEST_TMPDIR/message"
+	remember_repo
+	# mutt runs it in the directory it was started in, stdin the raw
+	# message and no From_ line; PAGER=cat shows what less would
+	cd "$BATS_TEST_TMPDIR"
+	export PAGER='cat'
+	capture sh -c "$cmd" <"$BATS_TEST_TMPDIR/message"
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	expect_no_stderr
+	reads_in_a_pager
+	expect_unchanged
+}
+
+@test "neomutt itself, in a terminal, runs the shipped macro on the message: the report in \$PAGER" {
+	needs neomutt neomutt
+	needs script bsdutils
+	sent_request
+	mbox_of "$BATS_TEST_TMPDIR/message" >"$BATS_TEST_TMPDIR/inbox"
+	receiver
+	# neomutt pipes a message of an mbox with its From_ line
+	git clean-diffstat --verify <"$BATS_TEST_TMPDIR/inbox" >"$BATS_TEST_TMPDIR/expect" || :
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/expect"
+	remember_repo
+	cd "$BATS_TEST_TMPDIR"
+	printf '#!/bin/sh\ncat >"%s"\n' "$BATS_TEST_TMPDIR/actual" >pager
+	chmod +x pager
+	printf '%s\n' "set folder=$BATS_TEST_TMPDIR spoolfile=$BATS_TEST_TMPDIR/inbox" \
+		'set wait_key=no quit=yes' "source $CONTRIB/mail/muttrc" \
+		'push "\cv<quit>"' >neomuttrc
+	PAGER=$BATS_TEST_TMPDIR/pager TERM=xterm timeout 60 \
+		script -qec "neomutt -n -F neomuttrc -f inbox" /dev/null </dev/null >/dev/null 2>&1
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	reads_in_a_pager
+	expect_unchanged
+}
+
+@test "aerc's :pipe -m command, the same in the message list and the viewer, run by sh -c on the raw message" {
+	sent_request
+	receiver
+	binds=$CONTRIB/mail/aerc-binds.conf
+	cmd=$(shipped_command "$binds" '<C-v> = :pipe -m ' '<Enter>')
+	[ "$(grep -c -F -x "<C-v> = :pipe -m $cmd<Enter>" "$binds")" -eq 2 ]
+	sed -n 's/^\[\(.*\)\]$/\1/p' "$binds" | test_cmp - <(printf '%s\n' messages view)
+	# aerc splits it into words and joins them with spaces: no quotes
+	[[ $cmd != *[\'\"\\]* ]]
+	expect_report <"$BATS_TEST_TMPDIR/message"
+	remember_repo
+	cd "$BATS_TEST_TMPDIR"
+	export PAGER='cat'
+	capture sh -c "$cmd" <"$BATS_TEST_TMPDIR/message"
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	reads_in_a_pager
+	expect_unchanged
+}
+
+# procmail_rc: a ~/.procmailrc as the recipe says to write it: the
+# tool's directory first on PATH, the repository named, the recipe
+# included; then everything delivered to the mbox "delivered".  procmail
+# sets HOME from the password file: the test's is given back.
+# shellcheck disable=SC2016 # procmail's $HOME and $PATH
+procmail_rc() {
+	mkdir -p "$HOME/.local/bin" &&
+	ln -s "$BIN/git-clean-diffstat" "$HOME/.local/bin/" &&
+	printf '%s\n' "HOME=$HOME" 'PATH=$HOME/.local/bin:$PATH' \
+		'CLEAN_DIFFSTAT_REPO=$HOME/src/linux' \
+		"INCLUDERC=$CONTRIB/mail/procmailrc" '' ':0:' \
+		"$BATS_TEST_TMPDIR/delivered" >"$HOME/.procmailrc"
+}
+
+@test "procmail, through formail -s on a saved mbox: each request's verdict in X-Clean-Diffstat, a patch untouched" {
+	needs procmail procmail
+	needs formail procmail
+	sent_request
+	git clean-diffstat --request-pull linus "$url" topic |
+		as_mail '[GIT PULL] topic, clean' '<clean@example.com>' >"$BATS_TEST_TMPDIR/clean-message"
+	git format-patch -1 --stdout c3 >"$BATS_TEST_TMPDIR/patch"
+	mbox_of "$BATS_TEST_TMPDIR/message" "$BATS_TEST_TMPDIR/patch" \
+		"$BATS_TEST_TMPDIR/clean-message" >"$BATS_TEST_TMPDIR/saved"
+	receiver
+	remember_repo
+	procmail_rc
+	cd "$BATS_TEST_TMPDIR"
+	# -p: the test's world (GIT_CONFIG_NOSYSTEM, ...) kept; procmail's
+	# own PATH, on which the tool is not
+	capture formail -s procmail -p "$HOME/.procmailrc" <"$BATS_TEST_TMPDIR/saved"
+	expect_status 0
+	expect_no_stderr
+	grep -e '^Subject: ' -e '^X-Clean-Diffstat: ' "$BATS_TEST_TMPDIR/delivered" |
+		test_cmp - <(printf '%s\n' 'Subject: [GIT PULL] topic' \
+			'X-Clean-Diffstat: messy' \
+			'Subject: [PATCH] c3' \
+			'Subject: [GIT PULL] topic, clean' \
+			'X-Clean-Diffstat: matches')
+	# the messages themselves are delivered whole
+	[ "$(grep -c '^From ' "$BATS_TEST_TMPDIR/delivered")" -eq 3 ]
+	contains "$BATS_TEST_TMPDIR/delivered" "$BATS_TEST_TMPDIR/request"
+	expect_unchanged
+}
+
+@test "formail -s git clean-diffstat --verify: one run per message of an mbox, each an mbox of one" {
+	needs formail procmail
+	sent_request
+	cp "$BATS_TEST_TMPDIR/message" "$BATS_TEST_TMPDIR/message2"
+	mbox_of "$BATS_TEST_TMPDIR/message" "$BATS_TEST_TMPDIR/message2" >"$BATS_TEST_TMPDIR/saved"
+	receiver
+	remember_repo
+	capture formail -s git clean-diffstat --verify <"$BATS_TEST_TMPDIR/saved"
+	# formail gives each message with its From_ line: an mbox of one
+	mbox_of "$BATS_TEST_TMPDIR/message" |
+		git clean-diffstat --verify >"$BATS_TEST_TMPDIR/one" || :
+	cat "$BATS_TEST_TMPDIR/one" "$BATS_TEST_TMPDIR/one" >"$BATS_TEST_TMPDIR/expect"
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/one"
+	expect_unchanged
+}
