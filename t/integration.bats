@@ -4,12 +4,14 @@
 # a local mbox; the mutt and neomutt macro and aerc's :pipe, their
 # command lines taken from the shipped files and run by sh -c on the raw
 # message as the clients run them, and neomutt itself in a terminal
-# running the macro; the procmail recipe and formail.  Nothing leaves
-# the loopback: a request is fetched from a git daemon there.
+# running the macro; the procmail recipe and formail.  Sending: the
+# sendemail-validate hook under git send-email, with a sendmail
+# stand-in, and the aliases.  Nothing leaves the loopback: a request is
+# fetched from a git daemon there.
 #
-# b4, neomutt, procmail and formail are Debian's b4, neomutt and
-# procmail; a test of one that is missing skips, saying so (.ci/run
-# installs them).
+# b4, git send-email, neomutt, procmail and formail are Debian's b4,
+# git-email, neomutt and procmail; a test of one that is missing skips,
+# saying so (.ci/run installs them).
 # shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
 
 load test_helper
@@ -264,4 +266,109 @@ procmail_rc() {
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
 	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/one"
 	expect_unchanged
+}
+
+# send_email <file>...: git send-email the files, with a sendmail
+# stand-in that appends what it is given to the file "sent".
+send_email() {
+	local sendmail=$BATS_TEST_TMPDIR/sendmail
+	# shellcheck disable=SC2016 # the stand-in's $1
+	printf '#!/bin/sh\ncat >>"%s"\n' "$BATS_TEST_TMPDIR/sent" >"$sendmail"
+	chmod +x "$sendmail"
+	capture git send-email --confirm=never --quiet \
+		--from='A U Thor <author@example.com>' \
+		--to='Main Tainer <maintainer@example.com>' \
+		--smtp-server="$sendmail" "$@" </dev/null
+}
+
+# sender: the sender's repository (history_partly_pulled, the messy
+# request made), with the hook installed; cd there.
+sender() {
+	[ -x "$(git --exec-path)/git-send-email" ] ||
+		skip "git send-email is not installed (Debian: git-email)"
+	sent_request &&
+	cp "$CONTRIB/hooks/sendemail-validate" "$(git rev-parse --git-path hooks)/"
+}
+
+@test "sendemail-validate refuses a messy request, showing the clean diffstat; nothing is sent" {
+	sender
+	git config clean-diffstat.upstream linus
+	send_email "$BATS_TEST_TMPDIR/message"
+	[ "$status" -ne 0 ]
+	[ ! -e "$BATS_TEST_TMPDIR/sent" ]
+	grep -qx "sendemail-validate: the pull request's diffstat is not what pulling it into 'linus' changes:" \
+		"$BATS_TEST_TMPDIR/stderr"
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/stderr"
+	contains "$BATS_TEST_TMPDIR/stderr" "$BATS_TEST_TMPDIR/clean"
+	grep -q 'rejected by sendemail-validate hook' "$BATS_TEST_TMPDIR/stderr"
+	grep -qx 'hint: git clean-diffstat --request-pull linus <url> \[<branch>\] writes the' \
+		"$BATS_TEST_TMPDIR/stderr"
+	# --dry-run is refused the same way
+	send_email --dry-run "$BATS_TEST_TMPDIR/message"
+	[ "$status" -ne 0 ]
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/stderr"
+}
+
+@test "sendemail-validate lets --request-pull's clean request and a patch go" {
+	sender
+	git config clean-diffstat.upstream linus
+	git clean-diffstat --request-pull linus "$url" topic |
+		as_mail '[GIT PULL] topic' '<clean@example.com>' >"$BATS_TEST_TMPDIR/clean-message"
+	git format-patch -q -1 -o "$BATS_TEST_TMPDIR/patches" c3
+	send_email "$BATS_TEST_TMPDIR/clean-message" "$BATS_TEST_TMPDIR"/patches/*.patch
+	expect_status 0
+	expect_no_stderr
+	grep -e '^Subject: ' "$BATS_TEST_TMPDIR/sent" |
+		test_cmp - <(printf '%s\n' 'Subject: [GIT PULL] topic' 'Subject: [PATCH] c3')
+}
+
+@test "sendemail-validate: clean-diffstat.remote's default branch, else the branch's upstream, else a clear refusal" {
+	sender
+	git update-ref refs/remotes/mainline/linus linus
+	git symbolic-ref refs/remotes/mainline/HEAD refs/remotes/mainline/linus
+	git config clean-diffstat.remote mainline
+	send_email --dry-run "$BATS_TEST_TMPDIR/message"
+	[ "$status" -ne 0 ]
+	grep -q "pulling it into 'mainline/HEAD' changes:\$" "$BATS_TEST_TMPDIR/stderr"
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/stderr"
+
+	git config --unset clean-diffstat.remote
+	git branch -q --set-upstream-to=linus topic
+	send_email --dry-run "$BATS_TEST_TMPDIR/message"
+	[ "$status" -ne 0 ]
+	grep -q "pulling it into 'linus' changes:\$" "$BATS_TEST_TMPDIR/stderr"
+
+	git branch -q --unset-upstream topic
+	send_email --dry-run "$BATS_TEST_TMPDIR/message"
+	[ "$status" -ne 0 ]
+	grep -qx 'sendemail-validate: no branch to check the pull request against: set clean-diffstat.upstream (git config clean-diffstat.upstream linus/master)' \
+		"$BATS_TEST_TMPDIR/stderr"
+}
+
+@test "the aliases read clean-diffstat.upstream, else clean-diffstat.remote's default branch" {
+	history_partly_pulled
+	git config include.path "$CONTRIB/aliases.gitconfig"
+	git config clean-diffstat.upstream linus
+	remember_repo
+	[ "$(git cds-upstream)" = linus ]
+	capture git pr-check
+	expect_status 1
+	git clean-diffstat --check linus >"$BATS_TEST_TMPDIR/expect" || :
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	# paths are the directory's, as for git's own commands
+	procedure_diffstat linus topic -- drivers/net >"$BATS_TEST_TMPDIR/net"
+	cd drivers
+	capture git pr-stat -- net
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/net" "$BATS_TEST_TMPDIR/actual"
+	capture git pr-explain
+	expect_status 1
+	git clean-diffstat --explain linus >"$BATS_TEST_TMPDIR/expect" || :
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+	git config --unset clean-diffstat.upstream
+	git config clean-diffstat.remote mainline
+	[ "$(git cds-upstream)" = mainline/HEAD ]
+	git config --unset clean-diffstat.remote
+	[ "$(git cds-upstream)" = '@{upstream}' ]
 }
