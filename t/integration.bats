@@ -6,8 +6,9 @@
 # message as the clients run them, and neomutt itself in a terminal
 # running the macro; the procmail recipe and formail.  Sending: the
 # sendemail-validate hook under git send-email, with a sendmail
-# stand-in, and the aliases.  Nothing leaves the loopback: a request is
-# fetched from a git daemon there.
+# stand-in, and the aliases.  Forges: contrib/ci/clean-diffstat-pr.sh
+# with the variables GitHub Actions and GitLab CI set.  Nothing leaves
+# the loopback: a request is fetched from a git daemon there.
 #
 # b4, git send-email, neomutt, procmail and formail are Debian's b4,
 # git-email, neomutt and procmail; a test of one that is missing skips,
@@ -371,4 +372,121 @@ sender() {
 	[ "$(git cds-upstream)" = mainline/HEAD ]
 	git config --unset clean-diffstat.remote
 	[ "$(git cds-upstream)" = '@{upstream}' ]
+}
+
+# forge_clone [<clone options>...]: the forge's repository (pub.git:
+# linus and topic of history_partly_pulled) cloned as a CI job clones
+# it, into "ci", at topic's tip, detached; cd there.
+forge_clone() {
+	history_partly_pulled &&
+	publish linus topic &&
+	tip=$(git rev-parse topic) &&
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
+	{ git clean-diffstat --explain linus topic >"$BATS_TEST_TMPDIR/explain" ||
+		[ $? -eq 1 ]; } &&
+	git clone -q "$@" "file://$PUB" "$BATS_TEST_TMPDIR/ci" &&
+	cd "$BATS_TEST_TMPDIR/ci" &&
+	git checkout -q --detach "$tip"
+}
+
+# github <event>: the variables GitHub Actions sets for a pull request
+# of topic into linus.
+github() {
+	export GITHUB_ACTIONS=true GITHUB_EVENT_NAME=$1 \
+		GITHUB_BASE_REF=linus GITHUB_HEAD_REF=topic \
+		GITHUB_REF=refs/pull/1/merge \
+		GITHUB_STEP_SUMMARY=$BATS_TEST_TMPDIR/step-summary
+	: >"$GITHUB_STEP_SUMMARY"
+}
+
+# expect_messy_job <summary file>: the job log and the summary of the
+# messy pull request.
+expect_messy_job() {
+	expect_status 0 &&
+	grep -qx 'messy: the diff .* shows is not what merging changes' "$BATS_TEST_TMPDIR/actual" &&
+	contains "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/clean" &&
+	contains "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/explain" &&
+	reads_in_a_pager &&
+	# the summary: the clean diffstat and the explanation, fenced
+	sed -n '/^### What merging it changes$/,/^### /p' "$1" >"$BATS_TEST_TMPDIR/section" &&
+	{
+		printf '### What merging it changes\n\n```\n'
+		cat "$BATS_TEST_TMPDIR/clean"
+		printf '```\n\n'
+		echo "### How the forge's diff differs"
+	} | test_cmp - "$BATS_TEST_TMPDIR/section" &&
+	contains "$1" "$BATS_TEST_TMPDIR/explain"
+}
+
+@test "the CI script on GitHub: the head checked out, the clean diffstat and --explain in the job summary, nothing failed" {
+	forge_clone
+	github pull_request
+	run_tool_script() { capture sh "$CONTRIB/ci/clean-diffstat-pr.sh"; }
+	run_tool_script
+	expect_messy_job "$GITHUB_STEP_SUMMARY"
+	head -n 1 "$GITHUB_STEP_SUMMARY" |
+		test_cmp - <(echo "## Clean diffstat: $(git rev-parse --short "$tip") into origin/linus")
+	# CLEAN_DIFFSTAT_STRICT=1: the same, and exit 1
+	CLEAN_DIFFSTAT_STRICT=1 run_tool_script
+	expect_status 1
+}
+
+@test "the CI script on GitHub's test merge (actions/checkout's default) checks the request's head" {
+	forge_clone
+	git checkout -q --detach origin/linus
+	test_tick
+	git merge -q --no-ff --no-edit "$tip"
+	github pull_request_target
+	capture sh "$CONTRIB/ci/clean-diffstat-pr.sh"
+	expect_messy_job "$GITHUB_STEP_SUMMARY"
+	grep -qx "clean-diffstat-pr: HEAD is GitHub's test merge into origin/linus: checking its second parent" \
+		"$BATS_TEST_TMPDIR/stderr"
+}
+
+@test "the CI script on GitHub outside a pull request checks nothing and fails nothing" {
+	forge_clone
+	github push
+	capture sh "$CONTRIB/ci/clean-diffstat-pr.sh"
+	expect_status 0
+	expect_stdout </dev/null
+	expect_stderr <<<'clean-diffstat-pr: a push event, not a pull request: nothing to check'
+	[ ! -s "$GITHUB_STEP_SUMMARY" ]
+}
+
+@test "the CI script on GitLab: a shallow clone without the target deepened and fetched, the summary an artifact" {
+	forge_clone --depth=1 --single-branch --branch=topic
+	[ "$(git rev-parse --is-shallow-repository)" = true ]
+	run ! git rev-parse --verify -q origin/linus
+	base=$(git -C "$PUB" merge-base linus topic)
+	export GITLAB_CI=true CI_PIPELINE_SOURCE=merge_request_event \
+		CI_MERGE_REQUEST_TARGET_BRANCH_NAME=linus \
+		CI_MERGE_REQUEST_SOURCE_BRANCH_NAME=topic \
+		CI_MERGE_REQUEST_DIFF_BASE_SHA=$base \
+		CI_COMMIT_SHA=$tip
+	capture sh "$CONTRIB/ci/clean-diffstat-pr.sh"
+	expect_messy_job clean-diffstat.md
+	grep -qx "GitLab diffs it from $CI_MERGE_REQUEST_DIFF_BASE_SHA." clean-diffstat.md
+	[ "$(git rev-parse --is-shallow-repository)" = false ]
+
+	# a branch pipeline: nothing to check
+	unset CI_MERGE_REQUEST_TARGET_BRANCH_NAME
+	capture sh "$CONTRIB/ci/clean-diffstat-pr.sh"
+	expect_status 0
+	expect_stderr <<<'clean-diffstat-pr: not a merge request pipeline: nothing to check'
+}
+
+@test "the CI script on a clean pull request says so, and shows no explanation" {
+	history_simple
+	publish linus topic
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean"
+	git clone -q "file://$PUB" "$BATS_TEST_TMPDIR/ci"
+	cd "$BATS_TEST_TMPDIR/ci"
+	git checkout -q --detach origin/topic
+	github pull_request
+	capture sh "$CONTRIB/ci/clean-diffstat-pr.sh"
+	expect_status 0
+	head -n 1 "$BATS_TEST_TMPDIR/actual" |
+		test_cmp - <(echo 'clean: the diff GitHub shows is what merging changes')
+	contains "$GITHUB_STEP_SUMMARY" "$BATS_TEST_TMPDIR/clean"
+	run ! grep -q "^### How the forge's diff differs" "$GITHUB_STEP_SUMMARY"
 }
