@@ -1,14 +1,15 @@
 #!/usr/bin/env bats
-# Where maintainers already work: each recipe of contrib/ run as its
-# tool runs it, on the document's messy history.  Receiving: b4 reading
-# a local mbox; the mutt and neomutt macro and aerc's :pipe, their
-# command lines taken from the shipped files and run by sh -c on the raw
-# message as the clients run them, and neomutt itself in a terminal
-# running the macro; the procmail recipe and formail.  Sending: the
-# sendemail-validate hook under git send-email, with a sendmail
-# stand-in, and the aliases.  Forges: contrib/ci/clean-diffstat-pr.sh
-# with the variables GitHub Actions and GitLab CI set.  Nothing leaves
-# the loopback: a request is fetched from a git daemon there.
+# Where maintainers already work: each recipe of contrib/ and of the
+# manual's INTEGRATION section run as its tool runs it, on the document's
+# messy history.  Receiving: b4 reading a local mbox; the mutt and
+# neomutt macro and aerc's :pipe, their command lines taken from the
+# shipped files and run by sh -c on the raw message as the clients run
+# them, and neomutt itself in a terminal running the macro; the procmail
+# recipe and formail.  Sending: the sendemail-validate hook under git
+# send-email, with a sendmail stand-in, and the aliases.  Forges:
+# contrib/ci/clean-diffstat-pr.sh with the variables GitHub Actions and
+# GitLab CI set.  Nothing leaves the loopback: a request is fetched from
+# a git daemon there.
 #
 # b4, git send-email, neomutt, procmail and formail are Debian's b4,
 # git-email, neomutt and procmail; a test of one that is missing skips,
@@ -489,4 +490,25 @@ expect_messy_job() {
 		test_cmp - <(echo 'clean: the diff GitHub shows is what merging changes')
 	contains "$GITHUB_STEP_SUMMARY" "$BATS_TEST_TMPDIR/clean"
 	run ! grep -q "^### How the forge's diff differs" "$GITHUB_STEP_SUMMARY"
+}
+
+@test "the manual's INTEGRATION section names every recipe of contrib/, and the README the three most common" {
+	manpage=$TOP/Documentation/git-clean-diffstat.1.in
+	sed -n '/^\.SH INTEGRATION$/,/^\.SH /p' "$manpage" | sed 's/\\-/-/g' >"$BATS_TEST_TMPDIR/section"
+	[ -s "$BATS_TEST_TMPDIR/section" ]
+	for f in mail/muttrc mail/aerc-binds.conf mail/procmailrc hooks/sendemail-validate \
+		ci/clean-diffstat-pr.sh ci/github/clean-diffstat.yml ci/gitlab-ci.yml aliases.gitconfig; do
+		[ -f "$CONTRIB/$f" ]
+		grep -qF "contrib/$f" "$BATS_TEST_TMPDIR/section" || {
+			echo "contrib/$f is not in INTEGRATION" >&2
+			false
+		}
+	done
+	for key in clean-diffstat.upstream clean-diffstat.remote; do
+		sed -n '/^\.SH CONFIGURATION$/,/^\.SH /p' "$manpage" | sed 's/\\-/-/g' |
+			grep -qx "\.B $key"
+	done
+	for recipe in 'b4 mbox' 'pipe-message' 'contrib/hooks/sendemail-validate'; do
+		grep -qF "$recipe" "$TOP/README"
+	done
 }
