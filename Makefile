@@ -131,7 +131,8 @@ C_SOURCES += t/helper/test-pullreq.c t/helper/test-repo-state.c \
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
 	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \
-	bench/run bench/make-repo bench/merge-window
+	bench/run bench/make-repo bench/merge-window \
+	contrib/ci/clean-diffstat-pr.sh contrib/hooks/sendemail-validate
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
 	# varFuncNullUB: strvec_pushl() ends its list with NULL, as git's;
