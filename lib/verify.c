@@ -667,10 +667,8 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	if (request_is(req, &renames, &mmt)) {
 		v = MATCHES;
 		strbuf_addstr(sb, porcelain ? "note copies\n" :
-			      "verdict: matches: the request's diffstat is what "
-			      "pulling it changes, with renames only, as git "
-			      "request-pull finds them; the clean diffstat's -C "
-			      "also finds copies\n");
+			      "verdict: matches: with git request-pull's renames "
+			      "(-M); -C finds copies\n");
 		goto out;
 	}
 
@@ -710,9 +708,8 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		if (porcelain)
 			strbuf_addf(sb, "note algorithm %s\n", algorithm);
 		else
-			strbuf_addf(sb, "verdict: matches: the request's "
-				    "diffstat is what pulling it changes, its "
-				    "lines counted by diff.algorithm=%s\n",
+			strbuf_addf(sb, "verdict: matches: its lines counted "
+				    "as diff.algorithm=%s counts them\n",
 				    algorithm);
 		goto out;
 	}

@@ -40,7 +40,7 @@ publish_request() {
 	grep -q ' b.c | 40 ++' "$r"
 	run_tool --verify="$r" --allow-local
 	expect_status 0
-	grep -qx "verdict: matches: the request's diffstat is what pulling it changes, with renames only, as git request-pull finds them; the clean diffstat's -C also finds copies" \
+	grep -qx "verdict: matches: with git request-pull's renames (-M); -C finds copies" \
 		"$BATS_TEST_TMPDIR/actual"
 	git clean-diffstat --porcelain --verify="$r" --allow-local >"$BATS_TEST_TMPDIR/porcelain"
 	grep -qx 'note copies' "$BATS_TEST_TMPDIR/porcelain"
@@ -58,7 +58,7 @@ publish_request() {
 	grep -q ' alg.c | 17 ' "$r"
 	run_tool --verify="$r" --allow-local
 	expect_status 0
-	grep -qx "verdict: matches: the request's diffstat is what pulling it changes, its lines counted by diff.algorithm=patience" \
+	grep -qx "verdict: matches: its lines counted as diff.algorithm=patience counts them" \
 		"$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
 }
