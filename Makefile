@@ -190,7 +190,7 @@ fuzz-regress: fuzz
 # the version file that GIT-VERSION-GEN reads where git describe cannot
 # run.  distcheck proves it: unpacked in a temporary directory, outside
 # any checkout, it builds, installs and passes make test.  The directory
-# is world-readable, as a source tree is: run as root, t/safety.bats runs
+# is world-readable, as a source tree is: run as root, t/untouched.bats runs
 # the tool as nobody.
 DIST = git-clean-diffstat-$(VERSION)
 dist: GIT-VERSION-FILE
