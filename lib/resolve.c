@@ -105,8 +105,8 @@ out:
  * In English when english is set: git's reason then goes into a message
  * of ours, and git_reason() knows only its English "fatal: ".
  */
-static int verify(const char *spec, struct strbuf *oid, struct strbuf *err,
-		  int english)
+static int verify_rev(const char *spec, struct strbuf *oid,
+		      struct strbuf *err, int english)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
@@ -206,19 +206,19 @@ static void resolve_one(const struct pull *p, const struct revision *rev,
 
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", rev->name);
-	rc = verify(spec.buf, oid, &err,
-		    rev == &p->upstream && p->default_upstream);
+	rc = verify_rev(spec.buf, oid, &err,
+			rev == &p->upstream && p->default_upstream);
 	if (!rc)
 		return;
 	if (rev == &p->upstream && p->default_upstream)
 		die_no_upstream();
 	if (rc != 1)
 		die_with_git("git rev-parse", rc, &err);
-	if (verify(rev->name, &raw, &err, 0))
+	if (verify_rev(rev->name, &raw, &err, 0))
 		die("not a valid revision: '%s'", rev->name);
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", raw.buf);
-	if (!verify(spec.buf, oid, &err, 0))
+	if (!verify_rev(spec.buf, oid, &err, 0))
 		return;
 	if (!object_type(raw.buf, &spec))
 		die("not a valid revision: '%s'", rev->name);
