@@ -156,8 +156,9 @@ FUZZERS += t/fuzz/pullreq-fuzzer
 
 fuzz: $(FUZZERS)
 
-t/fuzz/mtree-fuzzer: t/fuzz/fuzz.h t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/mtree-fuzzer.c lib/mtree.c
+t/fuzz/mtree-fuzzer: t/fuzz/fuzz.h t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h \
+		lib/str.c lib/str.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/mtree-fuzzer.c lib/mtree.c lib/str.c
 
 t/fuzz/numstat-fuzzer: t/fuzz/fuzz.h t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c

@@ -3,6 +3,7 @@
 
 #include "grow.h"
 #include "mtree.h"
+#include "str.h"
 
 struct cursor {
 	const char *p, *end;
@@ -19,21 +20,6 @@ static int next_field(struct cursor *c, struct mtree_str *out)
 	out->len = (size_t)(nul - c->p);
 	c->p = nul + 1;
 	return 1;
-}
-
-static int is_hex(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!strchr("0123456789abcdef", s[i]) || !s[i])
-			return 0;
-	return 1;
-}
-
-static int is_hex_id(struct mtree_str id)
-{
-	return (id.len == 40 || id.len == 64) && is_hex(id.s, id.len);
 }
 
 /* Parse a decimal number of at most max; -1 when it is not one. */
@@ -68,7 +54,7 @@ static int parse_entry(struct mtree_str f, struct mtree_entry *e)
 	while (p < end && *p != ' ')
 		p++;
 	e->oid.len = (size_t)(p - e->oid.s);
-	if (!is_hex_id(e->oid) || end - p < 3 || p[0] != ' ' ||
+	if (!is_oid(e->oid.s, e->oid.len) || end - p < 3 || p[0] != ' ' ||
 	    p[1] < '1' || p[1] > '3' || p[2] != '\t')
 		return -1;
 	e->stage = p[1] - '0';
@@ -143,7 +129,7 @@ static int parse_result(const char *start, const char *end,
 	memset(res, 0, sizeof(*res));
 	c.p = start;
 	c.end = end;
-	if (!next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
+	if (!next_field(&c, &res->tree) || !is_oid(res->tree.s, res->tree.len)) {
 		*err = "no tree id at the start";
 		goto fail;
 	}
@@ -196,7 +182,7 @@ int mtree_parse(const char *buf, size_t len, size_t id_len,
 	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
 		const char *start;
 
-		if ((size_t)(nul - buf) < id_len || !is_hex(nul - id_len, id_len))
+		if ((size_t)(nul - buf) < id_len || !is_oid(nul - id_len, id_len))
 			continue;
 		start = nul - id_len;
 		if (!parse_result(start, end, res, err)) {

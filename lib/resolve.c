@@ -6,6 +6,7 @@
 
 #include "resolve.h"
 #include "run.h"
+#include "str.h"
 
 /* git's own reason, the first line of what it said less its "fatal: ". */
 static const char *git_reason(struct strbuf *err)
@@ -19,16 +20,6 @@ static const char *git_reason(struct strbuf *err)
 	if (!strncmp(err->buf, "error: ", 7))
 		return err->buf + 7;
 	return err->buf;
-}
-
-static int is_hex(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!s[i] || !strchr("0123456789abcdef", s[i]))
-			return 0;
-	return len == 40 || len == 64;
 }
 
 /*
@@ -250,7 +241,7 @@ static int parse_resolution(struct pull *p, struct strbuf *out, int nr_ids,
 		return -1;
 	for (i = nr_ids - 1; i >= 0; i--) {
 		line[i] = pop_line(out->buf, &end, &len[i]);
-		if (!line[i] || !is_hex(line[i], len[i]))
+		if (!line[i] || !is_oid(line[i], len[i]))
 			return -1;
 	}
 	if (!pop_line(out->buf, &end, &n) || n != strlen("--end-of-options") ||
