@@ -178,9 +178,7 @@ static int cmp_cstr(const void *a, const void *b)
 static void changed_cmd(struct child_process *cp, const struct options *opts,
 			const char *a, const char *b, struct pathlist *pl)
 {
-	static const char *const name_only[] = { "--name-only", "-z", NULL };
-
-	diff_args(&cp->args, &opts->diff, "--no-renames", name_only, a, b);
+	merge_bases_diff(cp, &opts->diff, a, b);
 	strbuf_init(&pl->buf);
 	pl->path = NULL;
 	pl->nr = 0;

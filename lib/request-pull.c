@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conflicts.h"
+#include "diff.h"
 #include "merge.h"
 #include "request-pull.h"
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conflicts.h"
+#include "diff.h"
 #include "fetch.h"
 #include "match.h"
 #include "merge.h"
