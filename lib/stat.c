@@ -5,6 +5,7 @@
 
 #include "numstat.h"
 #include "stat.h"
+#include "unicode-width.h"
 
 static const char empty[] = "";
 
@@ -118,6 +119,118 @@ static size_t parse_num(const char *s, size_t n, long *out)
 	}
 	*out = v;
 	return i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Display width, as git's utf8.c measures it.                         */
+
+static int in_ranges(unsigned cp, const struct width_range *r, size_t nr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cp < r[mid].first)
+			hi = mid;
+		else if (cp > r[mid].last)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The character at s (n > 0 bytes left): its length in bytes, its
+ * width in *width.  A byte that starts no valid UTF-8 sequence is one
+ * character of one column.
+ */
+static size_t next_char(const char *s, size_t n, size_t *width)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned cp;
+	size_t len, i;
+
+	*width = 1;
+	if (u[0] < 0x80) {
+		/* git_wcwidth(): a control character takes no column */
+		if (u[0] < 0x20 || u[0] == 0x7f)
+			*width = 0;
+		return 1;
+	}
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		len = 2;
+		cp = u[0] & 0x1fu;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		len = 3;
+		cp = u[0] & 0x0fu;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		len = 4;
+		cp = u[0] & 0x07u;
+	} else {
+		return 1;
+	}
+	if (n < len)
+		return 1;
+	for (i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 1;
+		cp = cp << 6 | (u[i] & 0x3fu);
+	}
+	/* overlong forms, surrogates and beyond U+10FFFF are no characters */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 1;
+	if (cp < 0xa0 ||
+	    in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(*zero_width)))
+		*width = 0;
+	else if (in_ranges(cp, double_width,
+			   sizeof(double_width) / sizeof(*double_width)))
+		*width = 2;
+	return len;
+}
+
+size_t stat_width(const char *s, size_t len)
+{
+	size_t i = 0, w = 0, cw;
+
+	while (i < len) {
+		i += next_char(s + i, len - i, &cw);
+		w += cw;
+	}
+	return w;
+}
+
+size_t stat_width_prefix(const char *s, size_t len, size_t columns)
+{
+	size_t i = 0, w = 0, cw, n;
+
+	while (i < len) {
+		n = next_char(s + i, len - i, &cw);
+		if (w + cw > columns)
+			break;
+		i += n;
+		w += cw;
+	}
+	return i;
+}
+
+/* diff.c, show_stats(): "scale" the filename */
+size_t stat_name_cut(const char *name, size_t len, size_t columns)
+{
+	size_t w = stat_width(name, len), room, i = 0, cw;
+	const char *slash;
+
+	if (w <= columns)
+		return 0;
+	room = columns > 3 ? columns - 3 : 0;
+	while (w > room && i < len) {
+		i += next_char(name + i, len - i, &cw);
+		w -= cw;
+	}
+	slash = memchr(name + i, '/', len - i);
+	return slash ? (size_t)(slash - name) : i;
 }
 
 /* ------------------------------------------------------------------ */

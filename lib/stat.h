@@ -31,6 +31,28 @@ struct numstat;
  */
 
 /*
+ * The columns s (len bytes) takes on a terminal, as git's
+ * utf8_strwidth() counts them and so git diff --stat pads and cuts
+ * names: a wide or fullwidth character (East Asian Width W or F: CJK,
+ * most emoji) two, a combining mark, format or control character none,
+ * any other character one.  A byte that starts no valid UTF-8 sequence
+ * counts one column.
+ */
+size_t stat_width(const char *s, size_t len);
+
+/* The bytes of the longest start of s, whole characters, at most columns wide. */
+size_t stat_width_prefix(const char *s, size_t len, size_t columns);
+
+/*
+ * git diff --stat's cut of a name wider than columns (show_stats()):
+ * characters are dropped from its start until what is left fits in
+ * columns - 3, beside the "..." printed before it, then up to the first
+ * '/' left, if any.  Returns where the tail printed after "..." starts,
+ * or 0 when the name fits and is printed whole.
+ */
+size_t stat_name_cut(const char *name, size_t len, size_t columns);
+
+/*
  * The name git diff --stat prints for the file at path (renamed or
  * copied from `from` when from_len is not 0), with core.quotePath
  * when quotepath: a malloc()ed NUL-terminated string, its length in

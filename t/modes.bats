@@ -515,3 +515,17 @@ numstat_totals() {
 	expect_no_stderr
 	expect_unchanged
 }
+
+@test "--explain fits in 80 columns with a CJK subject: its characters are two columns wide" {
+	history_three_bases_cjk
+	subject=$(git log -1 --format=%s y1)
+	[ "${#subject}" -eq 124 ]	# bytes: 4 + 40 characters of 3
+	run_tool --explain linus topic
+	expect_status 1
+	# 26 columns before it, ":" after it: "y1: " and 22 characters (48
+	# columns) and "..." fit in 80, 23 would not
+	grep -qx "  from merge base $(git rev-parse --short y1) y1: $(printf '網路驅動程式修正%.0s' 1 2)網路驅動程式\.\.\.:" \
+		"$BATS_TEST_TMPDIR/actual"
+	expect_no_stderr
+	expect_unchanged
+}
