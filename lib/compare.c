@@ -14,9 +14,10 @@
 
 /*
  * What both modes compare, from gits run at the same time: desc[i] is
- * "<abbreviated id> <subject>" of each merge base, messy git
- * request-pull's diffstat from the first, clean the clean one, both with
- * the user's diff options and format.  The nr gits of also run with them.
+ * "<abbreviated id> <subject>" of each merge base, the subject as
+ * quote_shown() shows it, messy git request-pull's diffstat from the
+ * first, clean the clean one, both with the user's diff options and
+ * format.  The nr gits of also run with them.
  */
 static void diffstats(const struct merge *m, const struct options *opts,
 		      const struct strvec *base, const char *const *format,
@@ -29,7 +30,7 @@ static void diffstats(const struct merge *m, const struct options *opts,
 	};
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, on purpose */
 	struct child_process **cps = xmalloc((nr + 3) * sizeof(*cps));
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
 	char *p, *nl;
 	size_t i;
 
@@ -51,14 +52,21 @@ static void diffstats(const struct merge *m, const struct options *opts,
 	run_git_all_or_die(cps, nr + 3);
 	free(cps);
 
+	/* the subjects are the committers': shown, not obeyed */
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		strvec_push(desc, p);
+		char *sp = memchr(p, ' ', (size_t)(nl - p));
+		size_t id = sp ? (size_t)(sp - p) + 1 : (size_t)(nl - p);
+
+		strbuf_reset(&line);
+		strbuf_add(&line, p, id);
+		quote_shown(&line, p + id, (size_t)(nl - p) - id);
+		strvec_push(desc, line.buf);
 	}
 	if (desc->nr != base->nr)
 		die("git log described %zu of %zu merge bases", desc->nr,
 		    base->nr);
 	strbuf_release(&out);
+	strbuf_release(&line);
 }
 
 /* How many files a --stat output names, from its totals line. */

@@ -529,3 +529,25 @@ numstat_totals() {
 	expect_no_stderr
 	expect_unchanged
 }
+
+@test "--check and --explain show a merge base's subject with control characters escaped, a TAB as a space" {
+	history_three_bases_odd
+	x1=$(git rev-parse --short x1) y1=$(git rev-parse --short y1)
+	z1=$(git rev-parse --short z1)
+	run_tool --check linus topic
+	expect_status 1
+	head -n 4 "$BATS_TEST_TMPDIR/actual" | sort >"$BATS_TEST_TMPDIR/bases"
+	sort <<-EOF | test_cmp - "$BATS_TEST_TMPDIR/bases"
+	'topic' and 'linus' have 3 merge bases:
+	  $z1 z1: tab (the one git request-pull uses)
+	  $y1 "y1: ESC \\033[31m red"
+	  $x1 "x1: CSI \\302\\23331m in it"
+	EOF
+	run_tool --explain linus topic
+	expect_status 1
+	grep -qxF "  from merge base $y1 \"y1: ESC \\033[31m red\":" "$BATS_TEST_TMPDIR/actual"
+	grep -qxF "                   $x1 \"x1: CSI \\302\\23331m in it\":" "$BATS_TEST_TMPDIR/actual"
+	run ! grep -q $'\e\\|\xc2\x9b\\|\t' "$BATS_TEST_TMPDIR/actual"
+	expect_no_stderr
+	expect_unchanged
+}

@@ -210,6 +210,9 @@ build_cherry_picks() {
 # history_three_bases_cjk [<dir>]: the same, but y1's subject is of 40
 # CJK characters, two columns each: narrow enough for a mail when
 # characters are counted, not when columns are.
+# history_three_bases_odd [<dir>]: the same, but the subjects hold what
+# must not reach a terminal raw: y1's an ESC, x1's a C1 control (CSI,
+# U+009B), and z1's a TAB.
 build_three_bases() {
 	three_bases short "$@"
 }
@@ -220,6 +223,10 @@ build_three_bases_long() {
 
 build_three_bases_cjk() {
 	three_bases cjk "$@"
+}
+
+build_three_bases_odd() {
+	three_bases odd "$@"
 }
 
 three_bases() {
@@ -240,6 +247,9 @@ three_bases() {
 			new_file "drivers/$(printf 'very-long-directory-name-%02d/' 1 2 3)$(printf 'a%.0s' {1..10}).c" 3
 			;;
 		cjk,y) subject="y1: $(printf '網路驅動程式修正%.0s' 1 2 3 4 5)" ;;
+		odd,x) subject=$'x1: CSI \xc2\x9b31m in it' ;;
+		odd,y) subject=$'y1: ESC \e[31m red' ;;
+		odd,z) subject=$'z1:\ttab' ;;
 		esac
 		commit_all "$subject" && git tag -f "${b}1" >/dev/null
 	done
@@ -279,6 +289,7 @@ history_cherry_picks() { from_cache build_cherry_picks "$@"; }
 history_three_bases() { from_cache build_three_bases "$@"; }
 history_three_bases_long() { from_cache build_three_bases_long "$@"; }
 history_three_bases_cjk() { from_cache build_three_bases_cjk "$@"; }
+history_three_bases_odd() { from_cache build_three_bases_odd "$@"; }
 history_nine_bases() { from_cache build_nine_bases "$@"; }
 
 # from_cache <builder> [<dir>]: a copy of what <builder> builds, in <dir>
