@@ -3,14 +3,13 @@
 
 #include "grow.h"
 #include "mtree.h"
-#include "str.h"
 
 struct cursor {
 	const char *p, *end;
 };
 
 /* Take the next NUL-terminated field; 0 when there is no NUL left. */
-static int next_field(struct cursor *c, struct mtree_str *out)
+static int next_field(struct cursor *c, struct str *out)
 {
 	const char *nul = memchr(c->p, '\0', (size_t)(c->end - c->p));
 
@@ -23,7 +22,7 @@ static int next_field(struct cursor *c, struct mtree_str *out)
 }
 
 /* Parse a decimal number of at most max; -1 when it is not one. */
-static long parse_count(struct mtree_str f, long max)
+static long parse_decimal(struct str f, long max)
 {
 	long n = 0;
 	size_t i;
@@ -39,7 +38,7 @@ static long parse_count(struct mtree_str f, long max)
 }
 
 /* "<mode> <oid> <stage>\t<path>" */
-static int parse_entry(struct mtree_str f, struct mtree_entry *e)
+static int parse_entry(struct str f, struct mtree_entry *e)
 {
 	const char *p = f.s, *end = f.s + f.len;
 	unsigned mode = 0;
@@ -70,7 +69,7 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 
 	while (c->p < c->end) {
 		struct mtree_message *m;
-		struct mtree_str f;
+		struct str f;
 		long n, i;
 
 		if (!memchr(c->p, '\0', (size_t)(c->end - c->p))) {
@@ -93,7 +92,7 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 		m = &res->messages[res->nr_messages];
 		memset(m, 0, sizeof(*m));
 		if (!next_field(c, &f) ||
-		    (n = parse_count(f, (long)(c->end - c->p))) < 0) {
+		    (n = parse_decimal(f, (long)(c->end - c->p))) < 0) {
 			*err = "bad path count in a message record";
 			return -1;
 		}
@@ -123,7 +122,7 @@ static int parse_result(const char *start, const char *end,
 			struct mtree_result *res, const char **err)
 {
 	struct cursor c;
-	struct mtree_str f;
+	struct str f;
 	size_t alloc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -208,25 +207,18 @@ void mtree_release(struct mtree_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static int starts_with(struct mtree_str s, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return s.len >= n && !memcmp(s.s, prefix, n);
-}
-
 int mtree_is_conflict(const struct mtree_message *msg)
 {
-	return starts_with(msg->type, "CONFLICT");
+	return str_starts_with(msg->type, "CONFLICT");
 }
 
 /* The words in "CONFLICT (words)..." or "CONFLICT(words)...". */
-static struct mtree_str paren_word(struct mtree_str s)
+static struct str paren_word(struct str s)
 {
-	struct mtree_str w = { NULL, 0 };
+	struct str w = { NULL, 0 };
 	const char *p, *end = s.s + s.len, *close;
 
-	if (!starts_with(s, "CONFLICT"))
+	if (!str_starts_with(s, "CONFLICT"))
 		return w;
 	p = s.s + strlen("CONFLICT");
 	if (p < end && *p == ' ')
@@ -241,22 +233,8 @@ static struct mtree_str paren_word(struct mtree_str s)
 	return w;
 }
 
-static int equals(struct mtree_str s, const char *str)
-{
-	return s.len == strlen(str) && !memcmp(s.s, str, s.len);
-}
-
-static struct mtree_str str(const char *s)
-{
-	struct mtree_str w;
-
-	w.s = s;
-	w.len = strlen(s);
-	return w;
-}
-
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
-				      unsigned stages, int gitlink)
+struct str mtree_conflict_label(const struct mtree_message *msg,
+				unsigned stages, int gitlink)
 {
 	/* where git's English message says other words than the type */
 	static const struct {
@@ -272,11 +250,11 @@ struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
 	};
 	size_t i;
 
-	if (equals(msg->type, "CONFLICT (contents)"))
-		return str(gitlink ? "submodule" :
+	if (str_equals(msg->type, "CONFLICT (contents)"))
+		return str_cstr(gitlink ? "submodule" :
 			   stages == (1u << 2 | 1u << 3) ? "add/add" : "content");
 	for (i = 0; i < sizeof(english) / sizeof(*english); i++)
-		if (equals(msg->type, english[i].type))
-			return str(english[i].label);
+		if (str_equals(msg->type, english[i].type))
+			return str_cstr(english[i].label);
 	return paren_word(msg->type);
 }

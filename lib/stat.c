@@ -7,8 +7,6 @@
 #include "stat.h"
 #include "unicode-width.h"
 
-static const char empty[] = "";
-
 /* A growing buffer that notes running out of memory instead of dying. */
 struct buf {
 	char *s;
@@ -75,22 +73,7 @@ static char *buf_detach(struct buf *b, int *oom)
 	return s;
 }
 
-static struct str mkstr(const char *s, size_t n)
-{
-	struct str str;
-
-	str.s = n ? s : empty;
-	str.len = n;
-	return str;
-}
-
-/* Is ch one of the bytes of set (never NUL)? */
-static int in_set(int ch, const char *set)
-{
-	return ch && strchr(set, ch);
-}
-
-static int is_space(int ch)
+static int is_space_or_tab(int ch)
 {
 	return ch == ' ' || ch == '\t';
 }
@@ -98,13 +81,6 @@ static int is_space(int ch)
 static int is_digit(int ch)
 {
 	return ch >= '0' && ch <= '9';
-}
-
-static int starts_with(struct str l, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return l.len >= n && !memcmp(l.s, prefix, n);
 }
 
 static size_t parse_num(const char *s, size_t n, long *out)
@@ -410,7 +386,7 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
 		if (++k >= n)
 			return -1;
 		ch = (unsigned char)s[k];
-		if (in_set(ch, letters)) {
+		if (ch && strchr(letters, ch)) {
 			buf_addch(out, 0x07 + (int)(strchr(letters, ch) - letters));
 		} else if (ch == '"' || ch == '\\') {
 			buf_addch(out, ch);
@@ -427,7 +403,7 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
 	return -1;
 }
 
-static const char *find(const char *s, size_t n, const char *needle)
+static const char *find_in(const char *s, size_t n, const char *needle)
 {
 	size_t m = strlen(needle), i;
 
@@ -441,7 +417,7 @@ static const char *find(const char *s, size_t n, const char *needle)
  * *from and *path copies of a and b (a may be empty: no source) in one
  * block, *owned; a and b are released.  -1 when out of memory.
  */
-static int own(struct buf *a, struct buf *b, struct str *from,
+static int own_paths(struct buf *a, struct buf *b, struct str *from,
 	       struct str *path, char **owned)
 {
 	size_t from_len = a->len, path_len = b->len;
@@ -456,8 +432,8 @@ static int own(struct buf *a, struct buf *b, struct str *from,
 		return -1;
 	}
 	*owned = block;
-	*from = mkstr(block, from_len);
-	*path = mkstr(block ? block + from_len : NULL, path_len);
+	*from = str_at(block, from_len);
+	*path = str_at(block ? block + from_len : NULL, path_len);
 	return 0;
 }
 
@@ -467,7 +443,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 	const char *s = name.s, *arrow;
 	size_t n = name.len, i;
 
-	*path = *from = mkstr(NULL, 0);
+	*path = *from = str_at(NULL, 0);
 	*owned = NULL;
 	if (!n)
 		return 0;
@@ -481,7 +457,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 				if (unquote_c(s, n, &i, &part[k]))
 					break;
 			} else {
-				arrow = find(s + i, n - i, " => ");
+				arrow = find_in(s + i, n - i, " => ");
 				if (!arrow || memchr(s + i, '"', (size_t)(arrow - s) - i))
 					break;
 				buf_add(&part[k], s + i, (size_t)(arrow - s) - i);
@@ -492,9 +468,9 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 			i += 4;
 		}
 		if (i == n && k == 0)
-			return own(&part[1], &part[0], from, path, owned);
+			return own_paths(&part[1], &part[0], from, path, owned);
 		if (i == n && k == 1)
-			return own(&part[0], &part[1], from, path, owned);
+			return own_paths(&part[0], &part[1], from, path, owned);
 		buf_release(&part[0]);
 		buf_release(&part[1]);
 		return 0;
@@ -506,7 +482,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 
 		if (s[i] != '{' || (i && s[i - 1] != '/'))
 			continue;
-		arrow = find(s + i, n - i, " => ");
+		arrow = find_in(s + i, n - i, " => ");
 		if (!arrow)
 			break;
 		for (close = arrow + 4; close < s + n; close++)
@@ -529,12 +505,12 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 			b.len--;
 		buf_add(&a, s + sfx_at, sfx);
 		buf_add(&b, s + sfx_at, sfx);
-		return own(&a, &b, from, path, owned);
+		return own_paths(&a, &b, from, path, owned);
 	}
-	arrow = find(s, n, " => ");
+	arrow = find_in(s, n, " => ");
 	if (arrow) {				/* a => b */
-		*from = mkstr(s, (size_t)(arrow - s));
-		*path = mkstr(arrow + 4, n - (size_t)(arrow - s) - 4);
+		*from = str_at(s, (size_t)(arrow - s));
+		*path = str_at(arrow + 4, n - (size_t)(arrow - s) - 4);
 	} else {
 		*path = name;
 	}
@@ -552,7 +528,7 @@ int stat_name_path(struct str name, struct str *path, char **owned)
 	if (!name.len || name.s[0] != '"')
 		return 0;
 	if (unquote_c(name.s, name.len, &i, &b) || i != name.len) {
-		*path = mkstr(NULL, 0);
+		*path = str_at(NULL, 0);
 		if (b.oom) {
 			buf_release(&b);
 			return -1;
@@ -560,7 +536,7 @@ int stat_name_path(struct str name, struct str *path, char **owned)
 		buf_release(&b);
 		return 0;
 	}
-	return own(&a, &b, &from, path, owned);
+	return own_paths(&a, &b, &from, path, owned);
 }
 
 int stat_parse_totals(struct str l, struct stat_totals *t)
@@ -569,7 +545,7 @@ int stat_parse_totals(struct str l, struct stat_totals *t)
 	const char *s = l.s;
 	size_t n = l.len, i = 1, k;
 
-	while (n && is_space(s[n - 1]))
+	while (n && is_space_or_tab(s[n - 1]))
 		n--;
 	if (n < 2 || s[0] != ' ' || !is_digit(s[1]))
 		return 0;
@@ -617,7 +593,7 @@ int stat_parse_row(struct str l, struct stat_row *row)
 
 	memset(row, 0, sizeof(*row));
 	n = l.len;
-	while (n && is_space(s[n - 1]))
+	while (n && is_space_or_tab(s[n - 1]))
 		n--;
 	if (n < 5 || s[0] != ' ')
 		return 0;
@@ -669,14 +645,14 @@ int stat_parse_row(struct str l, struct stat_row *row)
 	k = bar - 1;
 	while (k > 1 && s[k - 1] == ' ')
 		k--;
-	row->name = mkstr(s + 1, k - 1);
+	row->name = str_at(s + 1, k - 1);
 	row->abbreviated = row->name.len >= 3 && !memcmp(row->name.s, "...", 3);
 	return row->name.len > 0;
 }
 
 int stat_is_cut(struct str l)
 {
-	while (l.len && is_space(l.s[l.len - 1]))
+	while (l.len && is_space_or_tab(l.s[l.len - 1]))
 		l.len--;
 	return l.len == 4 && !memcmp(l.s, " ...", 4);
 }
@@ -718,7 +694,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 	while (n && s[n - 1] == ' ')
 		n--;
 	for (w = 0; w < sizeof(words) / sizeof(*words); w++)
-		if (starts_with(mkstr(s, n), words[w].word))
+		if (str_starts_with(str_at(s, n), words[w].word))
 			break;
 	if (w == sizeof(words) / sizeof(*words))
 		return 0;
@@ -732,7 +708,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 		    parse_mode(s + i + 5, 6, sum->kind == STAT_SUMMARY_CREATE ?
 			       &sum->new_mode : &sum->old_mode))
 			i += 12;
-		sum->name = mkstr(s + i, n - i);
+		sum->name = str_at(s + i, n - i);
 		return i < n;
 	case STAT_SUMMARY_MODE_CHANGE:
 		if (!parse_mode(s + i, n - i, &sum->old_mode) ||
@@ -744,7 +720,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 			return 1;
 		if (s[i] != ' ' || i + 1 == n)
 			return 0;
-		sum->name = mkstr(s + i + 1, n - i - 1);
+		sum->name = str_at(s + i + 1, n - i - 1);
 		return 1;
 	default: {			/* <names> (NN%) */
 		size_t k = n;
@@ -759,7 +735,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 		    parse_num(s + k, n - 2 - k, &sim) != n - 2 - k || sim > 100)
 			return 0;
 		sum->similarity = (int)sim;
-		sum->name = mkstr(s + i, k - 2 - i);
+		sum->name = str_at(s + i, k - 2 - i);
 		return 1;
 	}
 	}
