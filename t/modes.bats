@@ -11,13 +11,6 @@ setup() {
 	setup_world
 }
 
-# A publishing repository with the work pushed, as request-pull wants.
-publish() {
-	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
-	git push -q "$BATS_TEST_TMPDIR/pub.git" "$@"
-	url="file://$BATS_TEST_TMPDIR/pub.git"
-}
-
 # A conflict: both sides add a different last line to drivers/net/eth.c.
 history_conflict() {
 	history_partly_pulled
