@@ -161,7 +161,7 @@ static int drain(struct running *r, int s)
  */
 static void drain_and_close(struct running *r)
 {
-	int s, rc;
+	int s;
 
 	for (s = 0; s < 2; s++) {
 		int flags;
@@ -171,7 +171,7 @@ static void drain_and_close(struct running *r)
 		flags = fcntl(r->fd[s], F_GETFL);
 		if (flags < 0 || fcntl(r->fd[s], F_SETFL, flags | O_NONBLOCK) < 0)
 			die_errno("fcntl");
-		while ((rc = drain(r, s)) > 0)
+		while (drain(r, s) > 0)
 			;
 		close(r->fd[s]);
 		r->fd[s] = -1;
