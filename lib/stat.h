@@ -9,8 +9,9 @@ struct numstat;
 
 /*
  * git's --stat and --summary text, in one place: the names git diff
- * --stat prints for files, and the parsing of its rows, of --summary
- * lines and of the totals line, and the totals line itself.  Pure
+ * --stat prints for files, their width in columns and how they are cut
+ * to fit, the parsing of its rows, of --summary lines and of the totals
+ * line, and the totals line itself.  Pure
  * functions over bytes: no I/O, no git, no global state, no assumption
  * that a line is NUL-terminated (lines are struct str, without their
  * newline).
