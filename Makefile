@@ -157,8 +157,9 @@ FUZZERS += t/fuzz/pullreq-fuzzer
 
 fuzz: $(FUZZERS)
 
-t/fuzz/mtree-fuzzer: t/fuzz/fuzz.h t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/mtree-fuzzer.c lib/mtree.c
+t/fuzz/mtree-fuzzer: t/fuzz/fuzz.h t/fuzz/mtree-fuzzer.c lib/mtree.c lib/mtree.h \
+		lib/str.c lib/str.h
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/mtree-fuzzer.c lib/mtree.c lib/str.c
 
 t/fuzz/numstat-fuzzer: t/fuzz/fuzz.h t/fuzz/numstat-fuzzer.c lib/numstat.c lib/numstat.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
@@ -191,7 +192,7 @@ fuzz-regress: fuzz
 # the version file that GIT-VERSION-GEN reads where git describe cannot
 # run.  distcheck proves it: unpacked in a temporary directory, outside
 # any checkout, it builds, installs and passes make test.  The directory
-# is world-readable, as a source tree is: run as root, t/safety.bats runs
+# is world-readable, as a source tree is: run as root, t/untouched.bats runs
 # the tool as nobody.
 DIST = git-clean-diffstat-$(VERSION)
 dist: GIT-VERSION-FILE

@@ -14,7 +14,7 @@
  *	merge	  with git merge-tree --write-tree, its objects quarantined
  *		  (lib/merge.c, lib/quarantine.c)
  *	diff	  upstream against the merged tree, with git diff straight
- *		  to our stdout (merge_diff() in lib/merge.c)
+ *		  to our stdout (lib/diff.c)
  *	report	  the conflicts (lib/conflicts.c), or that there is nothing
  *		  to pull
  *
@@ -30,6 +30,7 @@
 
 #include "lib/compare.h"
 #include "lib/conflicts.h"
+#include "lib/diff.h"
 #include "lib/merge.h"
 #include "lib/options.h"
 #include "lib/request-pull.h"

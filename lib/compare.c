@@ -14,9 +14,10 @@
 
 /*
  * What both modes compare, from gits run at the same time: desc[i] is
- * "<abbreviated id> <subject>" of each merge base, messy git
- * request-pull's diffstat from the first, clean the clean one, both with
- * the user's diff options and format.  The nr gits of also run with them.
+ * "<abbreviated id> <subject>" of each merge base, the subject as
+ * quote_shown() shows it, messy git request-pull's diffstat from the
+ * first, clean the clean one, both with the user's diff options and
+ * format.  The nr gits of also run with them.
  */
 static void diffstats(const struct merge *m, const struct options *opts,
 		      const struct strvec *base, const char *const *format,
@@ -29,7 +30,7 @@ static void diffstats(const struct merge *m, const struct options *opts,
 	};
 	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, on purpose */
 	struct child_process **cps = xmalloc((nr + 3) * sizeof(*cps));
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
 	char *p, *nl;
 	size_t i;
 
@@ -51,30 +52,37 @@ static void diffstats(const struct merge *m, const struct options *opts,
 	run_git_all_or_die(cps, nr + 3);
 	free(cps);
 
+	/* the subjects are the committers': shown, not obeyed */
 	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		strvec_push(desc, p);
+		char *sp = memchr(p, ' ', (size_t)(nl - p));
+		size_t id = sp ? (size_t)(sp - p) + 1 : (size_t)(nl - p);
+
+		strbuf_reset(&line);
+		strbuf_add(&line, p, id);
+		quote_shown(&line, p + id, (size_t)(nl - p) - id);
+		strvec_push(desc, line.buf);
 	}
 	if (desc->nr != base->nr)
 		die("git log described %zu of %zu merge bases", desc->nr,
 		    base->nr);
 	strbuf_release(&out);
+	strbuf_release(&line);
 }
 
-/* How many files a --stat output names, from its " N files changed" line. */
-static int stat_files(const struct strbuf *stat)
+/* How many files a --stat output names, from its totals line. */
+static long stat_files(const struct strbuf *stat)
 {
-	const char *line = stat->buf;
-	int n = 0, files;
+	const char *line = stat->buf, *end = stat->buf + stat->len;
+	struct stat_totals t;
+	long n = 0;
 
-	while (*line) {
-		const char *nl = strchr(line, '\n');
-		char word[8];
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		struct str l = { line, (size_t)((nl ? nl : end) - line) };
 
-		if (!strstr(line, " | ") &&
-		    sscanf(line, " %d file%7s changed", &files, word) == 2)
-			n = files;
-		line = nl ? nl + 1 : line + strlen(line);
+		if (stat_parse_totals(l, &t))
+			n = t.files;
+		line = nl ? nl + 1 : end;
 	}
 	return n;
 }
@@ -84,7 +92,8 @@ int compare_check(const struct merge *m, const struct strvec *base,
 {
 	struct strbuf messy = STRBUF_INIT, clean = STRBUF_INIT;
 	struct strvec desc = STRVEC_INIT;
-	int same, n;
+	int same;
+	long n;
 	size_t i;
 
 	diffstats(m, opts, base, NULL, &desc, &messy, &clean, NULL, 0);
@@ -96,8 +105,8 @@ int compare_check(const struct merge *m, const struct strvec *base,
 		printf("  %s%s\n", desc.v[i], i || base->nr == 1 ? "" :
 		       " (the one git request-pull uses)");
 	n = stat_files(&messy);
-	printf("git request-pull's diffstat names %d file%s, the clean "
-	       "diffstat %d.\n", n, n == 1 ? "" : "s", stat_files(&clean));
+	printf("git request-pull's diffstat names %ld file%s, the clean "
+	       "diffstat %ld.\n", n, n == 1 ? "" : "s", stat_files(&clean));
 	if (same && !messy.len && opts->diff.nr_pathspec)
 		puts("The pathspec matches no file in either diffstat: "
 		     "nothing to compare.");
@@ -139,16 +148,6 @@ static void parse_sorted(const struct strbuf *out, struct numstat *ns)
 		qsort(ns->file, ns->nr, sizeof(*ns->file), cmp_file);
 }
 
-/* " 2 files changed, 5 insertions(+), 1 deletion(-)", as git says it. */
-static void add_totals(struct strbuf *sb, const struct numstat *ns)
-{
-	struct stat_totals t;
-	char line[STAT_TOTALS_MAX];
-
-	stat_numstat_totals(ns, &t);
-	strbuf_addstr(sb, stat_totals_line(line, &t));
-}
-
 static void add_counts(struct strbuf *sb, const struct numstat_file *f)
 {
 	if (f->added < 0)
@@ -178,9 +177,7 @@ static int cmp_cstr(const void *a, const void *b)
 static void changed_cmd(struct child_process *cp, const struct options *opts,
 			const char *a, const char *b, struct pathlist *pl)
 {
-	static const char *const name_only[] = { "--name-only", "-z", NULL };
-
-	diff_args(&cp->args, &opts->diff, "--no-renames", name_only, a, b);
+	merge_bases_diff(cp, &opts->diff, a, b);
 	strbuf_init(&pl->buf);
 	pl->path = NULL;
 	pl->nr = 0;
@@ -257,45 +254,19 @@ static int cmp_row(const void *va, const void *vb)
 /* The explanation is meant for a mail: no line wider than this. */
 #define MAIL_WIDTH 80
 
-/* Columns a string takes on a terminal, near enough: its characters. */
-static size_t width_of(const char *s, size_t len)
-{
-	size_t i, w = 0;
-
-	for (i = 0; i < len; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return w;
-}
-
 /*
  * Add name to sb in exactly width columns: padded, or when it is wider,
- * cut from the left as git's --stat cuts it, to "..." and what is left
- * from a slash on.
+ * cut as git's --stat cuts it (stat_name_cut()).
  */
 static void add_name(struct strbuf *sb, const char *name, size_t len,
 		     size_t width)
 {
-	size_t w = width_of(name, len), start = sb->len;
+	size_t cut = stat_name_cut(name, len, width), w = cut ? 3 : 0;
 
-	if (w > width) {
-		const char *end = name + len, *slash;
-		size_t room = width > 3 ? width - 3 : 0;
-
-		while (w > room && name < end) {
-			name++;
-			while (name < end && ((unsigned char)*name & 0xc0) == 0x80)
-				name++;
-			w--;
-		}
-		slash = memchr(name, '/', (size_t)(end - name));
-		if (slash)
-			name = slash;
+	if (cut)
 		strbuf_addstr(sb, "...");
-		len = (size_t)(end - name);
-	}
-	strbuf_add(sb, name, len);
-	w = width_of(sb->buf + start, sb->len - start);
-	for (; w < width; w++)
+	strbuf_add(sb, name + cut, len - cut);
+	for (w += stat_width(name + cut, len - cut); w < width; w++)
 		strbuf_addch(sb, ' ');
 }
 
@@ -303,19 +274,13 @@ static void add_name(struct strbuf *sb, const char *name, size_t len,
 static void add_cut(struct strbuf *sb, size_t line_start, const char *text,
 		    const char *end_with, size_t max)
 {
-	size_t used = width_of(sb->buf + line_start, sb->len - line_start);
-	size_t tail = strlen(end_with), len = strlen(text), w;
+	size_t used = stat_width(sb->buf + line_start, sb->len - line_start);
+	size_t tail = strlen(end_with), len = strlen(text);
 
-	w = width_of(text, len);
-	if (used + w + tail > max) {
+	if (used + stat_width(text, len) + tail > max) {
 		size_t room = max > used + tail + 3 ? max - used - tail - 3 : 0;
 
-		for (len = 0, w = 0; text[len] && w < room; w++) {
-			len++;
-			while (((unsigned char)text[len] & 0xc0) == 0x80)
-				len++;
-		}
-		strbuf_add(sb, text, len);
+		strbuf_add(sb, text, stat_width_prefix(text, len, room));
 		strbuf_addstr(sb, "...");
 	} else {
 		strbuf_add(sb, text, len);
@@ -333,20 +298,22 @@ static void add_total_lines(struct strbuf *sb, const struct numstat *messy,
 	static const char *const label[] = {
 		"git request-pull's diffstat:", "the clean diffstat:",
 	};
-	struct strbuf totals[2] = { STRBUF_INIT, STRBUF_INIT };
+	const struct numstat *ns[] = { messy, clean };
+	char totals[2][STAT_TOTALS_MAX];
+	struct stat_totals t;
 	int i, wrap = 0;
 
-	add_totals(&totals[0], messy);
-	add_totals(&totals[1], clean);
-	for (i = 0; i < 2; i++)
-		wrap |= strlen(label[0]) + 1 + totals[i].len > MAIL_WIDTH;
+	for (i = 0; i < 2; i++) {
+		stat_numstat_totals(ns[i], &t);
+		stat_totals_line(totals[i], &t);
+		wrap |= strlen(label[0]) + 1 + strlen(totals[i]) > MAIL_WIDTH;
+	}
 	for (i = 0; i < 2; i++) {
 		if (wrap)
-			strbuf_addf(sb, "%s\n  %s\n", label[i], totals[i].buf);
+			strbuf_addf(sb, "%s\n  %s\n", label[i], totals[i]);
 		else
 			strbuf_addf(sb, "%-*s %s\n", (int)strlen(label[0]),
-				    label[i], totals[i].buf);
-		strbuf_release(&totals[i]);
+				    label[i], totals[i]);
 	}
 }
 
@@ -412,8 +379,8 @@ static void print_human(const struct merge *m, const struct strvec *desc,
 		size_t indent = r->side == ONLY_MESSY ? 4 : 2, before = sb.len;
 
 		quote_c_style(&sb, r->file->path, r->file->path_len, quote_high);
-		if (indent + width_of(sb.buf + before, sb.len - before) > col)
-			col = indent + width_of(sb.buf + before, sb.len - before);
+		if (indent + stat_width(sb.buf + before, sb.len - before) > col)
+			col = indent + stat_width(sb.buf + before, sb.len - before);
 		strbuf_setlen(&sb, before);
 		add_row_counts(&sb, r);
 		if (sb.len - before > counts)

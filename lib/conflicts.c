@@ -7,12 +7,12 @@
 #include "resolve.h"
 
 struct label {				/* a path and one kind of conflict */
-	struct mtree_str path, kind;
+	struct str path, kind;
 	size_t order;			/* position among the records */
 };
 
 struct item {				/* a conflicted path */
-	struct mtree_str path;
+	struct str path;
 	unsigned stages;		/* bit n: stage n is in the index */
 	int gitlink;			/* one of them is a submodule */
 	unsigned symlink : 1;		/* stage 2 or 3 is a symlink */
@@ -22,7 +22,7 @@ struct item {				/* a conflicted path */
 	unsigned markers : 1;		/* its merged file holds conflict markers */
 };
 
-static int cmp_str(struct mtree_str a, struct mtree_str b)
+static int cmp_str(struct str a, struct str b)
 {
 	int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
 
@@ -121,7 +121,7 @@ static struct item *conflicted_paths(const struct mtree_result *res,
 }
 
 static const struct item *find_item(const struct item *item, size_t nr,
-				    struct mtree_str path)
+				    struct str path)
 {
 	struct item key;
 
@@ -141,7 +141,7 @@ static struct label *collect(const struct mtree_result *res,
 	for (i = 0; i < res->nr_messages; i++) {
 		const struct mtree_message *m = &res->messages[i];
 		const struct item *it;
-		struct mtree_str kind;
+		struct str kind;
 
 		if (!mtree_is_conflict(m) || !m->nr_paths)
 			continue;
@@ -165,8 +165,8 @@ static struct label *collect(const struct mtree_result *res,
 }
 
 /* The first label of path, or NULL. */
-static const struct label *find(const struct label *l, size_t nr,
-				struct mtree_str path)
+static const struct label *find_label(const struct label *l, size_t nr,
+				      struct str path)
 {
 	size_t lo = 0, hi = nr;
 
@@ -201,8 +201,8 @@ static void add_path(struct strbuf *line, const struct item *item,
 		     const struct label *l, size_t nr, int note_markers,
 		     int quote_high)
 {
-	struct mtree_str path = item->path;
-	const struct label *p = find(l, nr, path), *q;
+	struct str path = item->path;
+	const struct label *p = find_label(l, nr, path), *q;
 
 	strbuf_addstr(line, "  ");
 	quote_c_style(line, path.s, path.len, quote_high);

@@ -139,7 +139,7 @@ static int same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-static int read_file(const char *path, struct strbuf *sb)
+static int read_gitmodules(const char *path, struct strbuf *sb)
 {
 	FILE *f = fopen(path, "rb");
 	size_t n;
@@ -175,7 +175,7 @@ void gitmodules_config(struct strvec *out, const char *const *env,
 	if (nr < 0 || (end && *end))
 		goto out;	/* git will say what is wrong with it */
 	strbuf_addf(&path, "%s.gitmodules", cdup);
-	if (read_file(path.buf, &file))
+	if (read_gitmodules(path.buf, &file))
 		goto out;	/* git diff looks no name up: nothing to say */
 	strbuf_addf(&spec, "%s:.gitmodules", tree);
 	strvec_pushl(&cp.args, "cat-file", "blob", spec.buf, NULL);

@@ -11,9 +11,9 @@
  * then unchanged, and still to be freed by the caller).
  *
  * It is header-only and never dies on purpose: the pure parsers of
- * git's output (mtree.c, numstat.c) grow their arrays with it and must
- * link alone into their fuzzers, so they report running out of memory
- * as an error instead.  Code that may die uses ALLOC_GROW() (usage.h).
+ * git's output (mtree.c, numstat.c) grow their arrays with it and link
+ * into their fuzzers without usage.c, so they report running out of
+ * memory as an error instead.  Code that may die uses ALLOC_GROW() (usage.h).
  */
 static inline int grow_array(void **arr, size_t nr, size_t *alloc,
 			     size_t size)

@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
 #include "gitmodules.h"
 #include "merge.h"
 #include "quarantine.h"
+#include "run.h"
 
 /*
  * The path from the top of the work tree of rel, a path relative to
@@ -254,24 +254,6 @@ int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
 	      struct strbuf *why)
 {
 	return merge(m, p, 0, bases, why);
-}
-
-void merge_diff(struct child_process *cp, const struct merge *m,
-		const struct diff_opts *user, const char *const *format)
-{
-	diff_args(&cp->args, user, "-C", format, m->pull->upstream.oid.buf,
-		  m->tree.buf);
-	strvec_pushv(&cp->env, m->env.v, m->env.nr);
-	/* attributes and .gitmodules as in the procedure's checkout */
-	strvec_pushf(&cp->env, "GIT_ATTR_SOURCE=%s", m->tree.buf);
-	strvec_pushv(&cp->env, m->gitmodules.v, m->gitmodules.nr);
-}
-
-void request_pull_diff(struct child_process *cp, const struct pull *p,
-		       const char *base, const struct diff_opts *user,
-		       const char *const *format)
-{
-	diff_args(&cp->args, user, "-M", format, base, p->head.oid.buf);
 }
 
 int merge_nothing_to_pull(const struct merge *m)

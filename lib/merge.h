@@ -2,15 +2,13 @@
 #define MERGE_H
 
 #include "mtree.h"
-#include "options.h"
 #include "resolve.h"
-#include "run.h"
 #include "strbuf.h"
 #include "strvec.h"
 
 /*
- * The merge at the heart of the tool, done in memory, and the diffs
- * that are taken of it.
+ * The merge at the heart of the tool, done in memory: the merged tree
+ * that the clean diffstat (diff.h's merge_diff()) is taken of.
  *
  * merge_run() makes the quarantine (quarantine.h) and runs
  *
@@ -51,29 +49,6 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
 	      struct strbuf *why);
 void merge_release(struct merge *m);
-
-/*
- * The clean diffstat: prepare cp to run the procedure's
- *
- *	git diff -C <format> <user's options> <upstream> <merged tree>
- *
- * (diff.h's diff_args()) as in the procedure's checkout of the merge:
- * with the quarantine's objects and the merged tree's attributes and
- * .gitmodules settings (gitmodules.h).  The
- * caller says where its output goes and runs it.
- */
-void merge_diff(struct child_process *cp, const struct merge *m,
-		const struct diff_opts *user, const char *const *format);
-
-/*
- * git request-pull's diffstat, as git-request-pull.sh computes it:
- * prepare cp to run git diff -M <format> <user's options> from base to
- * <head>, in the repository as it is (no quarantine: that diff never
- * sees the merge).  base is the first of merge_run()'s bases.
- */
-void request_pull_diff(struct child_process *cp, const struct pull *p,
-		       const char *base, const struct diff_opts *user,
-		       const char *const *format);
 
 /* Is <head> an ancestor of <upstream>, so that there is nothing to pull? */
 int merge_nothing_to_pull(const struct merge *m);

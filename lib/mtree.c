@@ -9,7 +9,7 @@ struct cursor {
 };
 
 /* Take the next NUL-terminated field; 0 when there is no NUL left. */
-static int next_field(struct cursor *c, struct mtree_str *out)
+static int next_field(struct cursor *c, struct str *out)
 {
 	const char *nul = memchr(c->p, '\0', (size_t)(c->end - c->p));
 
@@ -21,23 +21,8 @@ static int next_field(struct cursor *c, struct mtree_str *out)
 	return 1;
 }
 
-static int is_hex(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!strchr("0123456789abcdef", s[i]) || !s[i])
-			return 0;
-	return 1;
-}
-
-static int is_hex_id(struct mtree_str id)
-{
-	return (id.len == 40 || id.len == 64) && is_hex(id.s, id.len);
-}
-
 /* Parse a decimal number of at most max; -1 when it is not one. */
-static long parse_count(struct mtree_str f, long max)
+static long parse_decimal(struct str f, long max)
 {
 	long n = 0;
 	size_t i;
@@ -53,7 +38,7 @@ static long parse_count(struct mtree_str f, long max)
 }
 
 /* "<mode> <oid> <stage>\t<path>" */
-static int parse_entry(struct mtree_str f, struct mtree_entry *e)
+static int parse_entry(struct str f, struct mtree_entry *e)
 {
 	const char *p = f.s, *end = f.s + f.len;
 	unsigned mode = 0;
@@ -68,7 +53,7 @@ static int parse_entry(struct mtree_str f, struct mtree_entry *e)
 	while (p < end && *p != ' ')
 		p++;
 	e->oid.len = (size_t)(p - e->oid.s);
-	if (!is_hex_id(e->oid) || end - p < 3 || p[0] != ' ' ||
+	if (!is_oid(e->oid.s, e->oid.len) || end - p < 3 || p[0] != ' ' ||
 	    p[1] < '1' || p[1] > '3' || p[2] != '\t')
 		return -1;
 	e->stage = p[1] - '0';
@@ -84,7 +69,7 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 
 	while (c->p < c->end) {
 		struct mtree_message *m;
-		struct mtree_str f;
+		struct str f;
 		long n, i;
 
 		if (!memchr(c->p, '\0', (size_t)(c->end - c->p))) {
@@ -107,7 +92,7 @@ static int parse_messages(struct cursor *c, struct mtree_result *res,
 		m = &res->messages[res->nr_messages];
 		memset(m, 0, sizeof(*m));
 		if (!next_field(c, &f) ||
-		    (n = parse_count(f, (long)(c->end - c->p))) < 0) {
+		    (n = parse_decimal(f, (long)(c->end - c->p))) < 0) {
 			*err = "bad path count in a message record";
 			return -1;
 		}
@@ -137,13 +122,13 @@ static int parse_result(const char *start, const char *end,
 			struct mtree_result *res, const char **err)
 {
 	struct cursor c;
-	struct mtree_str f;
+	struct str f;
 	size_t alloc = 0;
 
 	memset(res, 0, sizeof(*res));
 	c.p = start;
 	c.end = end;
-	if (!next_field(&c, &res->tree) || !is_hex_id(res->tree)) {
+	if (!next_field(&c, &res->tree) || !is_oid(res->tree.s, res->tree.len)) {
 		*err = "no tree id at the start";
 		goto fail;
 	}
@@ -196,7 +181,7 @@ int mtree_parse(const char *buf, size_t len, size_t id_len,
 	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
 		const char *start;
 
-		if ((size_t)(nul - buf) < id_len || !is_hex(nul - id_len, id_len))
+		if ((size_t)(nul - buf) < id_len || !is_oid(nul - id_len, id_len))
 			continue;
 		start = nul - id_len;
 		if (!parse_result(start, end, res, err)) {
@@ -222,25 +207,18 @@ void mtree_release(struct mtree_result *res)
 	memset(res, 0, sizeof(*res));
 }
 
-static int starts_with(struct mtree_str s, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return s.len >= n && !memcmp(s.s, prefix, n);
-}
-
 int mtree_is_conflict(const struct mtree_message *msg)
 {
-	return starts_with(msg->type, "CONFLICT");
+	return str_starts_with(msg->type, "CONFLICT");
 }
 
 /* The words in "CONFLICT (words)..." or "CONFLICT(words)...". */
-static struct mtree_str paren_word(struct mtree_str s)
+static struct str paren_word(struct str s)
 {
-	struct mtree_str w = { NULL, 0 };
+	struct str w = { NULL, 0 };
 	const char *p, *end = s.s + s.len, *close;
 
-	if (!starts_with(s, "CONFLICT"))
+	if (!str_starts_with(s, "CONFLICT"))
 		return w;
 	p = s.s + strlen("CONFLICT");
 	if (p < end && *p == ' ')
@@ -255,22 +233,8 @@ static struct mtree_str paren_word(struct mtree_str s)
 	return w;
 }
 
-static int equals(struct mtree_str s, const char *str)
-{
-	return s.len == strlen(str) && !memcmp(s.s, str, s.len);
-}
-
-static struct mtree_str str(const char *s)
-{
-	struct mtree_str w;
-
-	w.s = s;
-	w.len = strlen(s);
-	return w;
-}
-
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
-				      unsigned stages, int gitlink)
+struct str mtree_conflict_label(const struct mtree_message *msg,
+				unsigned stages, int gitlink)
 {
 	/* where git's English message says other words than the type */
 	static const struct {
@@ -286,11 +250,11 @@ struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
 	};
 	size_t i;
 
-	if (equals(msg->type, "CONFLICT (contents)"))
-		return str(gitlink ? "submodule" :
+	if (str_equals(msg->type, "CONFLICT (contents)"))
+		return str_cstr(gitlink ? "submodule" :
 			   stages == (1u << 2 | 1u << 3) ? "add/add" : "content");
 	for (i = 0; i < sizeof(english) / sizeof(*english); i++)
-		if (equals(msg->type, english[i].type))
-			return str(english[i].label);
+		if (str_equals(msg->type, english[i].type))
+			return str_cstr(english[i].label);
 	return paren_word(msg->type);
 }

@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "str.h"
+
 /*
  * Parser for the output of
  *
@@ -29,33 +31,28 @@
  * the buffer must outlive the result.
  */
 
-struct mtree_str {
-	const char *s;
-	size_t len;
-};
-
 struct mtree_entry {			/* one conflicted-file-info entry */
 	unsigned mode;
-	struct mtree_str oid;
+	struct str oid;
 	int stage;			/* 1, 2 or 3 */
-	struct mtree_str path;
+	struct str path;
 };
 
 struct mtree_message {			/* one record of the messages */
-	struct mtree_str *paths;
+	struct str *paths;
 	size_t nr_paths;
-	struct mtree_str type;		/* "Auto-merging", "CONFLICT (contents)", ... */
-	struct mtree_str text;
+	struct str type;	/* "Auto-merging", "CONFLICT (contents)", ... */
+	struct str text;
 };
 
 struct mtree_result {
-	struct mtree_str tree;		/* hex id of the merged toplevel tree */
+	struct str tree;	/* hex id of the merged toplevel tree */
 	struct mtree_entry *entries;
 	size_t nr_entries;
 	struct mtree_message *messages;
 	size_t nr_messages;
-	struct mtree_str freeform;	/* text after the records, or empty */
-	struct mtree_str prelude;	/* merge drivers' output, or empty */
+	struct str freeform;	/* text after the records, or empty */
+	struct str prelude;	/* merge drivers' output, or empty */
 };
 
 #define MTREE_RESULT_INIT \
@@ -88,7 +85,7 @@ int mtree_is_conflict(const struct mtree_message *msg);
  * and gitlink, whether one of them is a submodule.  Empty when the type
  * has none.  The label points into msg's type or into static storage.
  */
-struct mtree_str mtree_conflict_label(const struct mtree_message *msg,
-				      unsigned stages, int gitlink);
+struct str mtree_conflict_label(const struct mtree_message *msg,
+				unsigned stages, int gitlink);
 
 #endif

@@ -18,11 +18,22 @@ void quote_c_always(struct strbuf *sb, const char *s, size_t len,
 		    int quote_high);
 
 /*
- * Text from outside (a mail's URL, ref or subject) in a message: it must
- * not drive the terminal that shows it.  quote_shown() writes it as it
- * is, or with quote_c_always() when it has a control character;
- * quote_arg() writes it between single quotes, as messages name
- * arguments, or else the same way.
+ * Text from outside (a mail's URL, ref or subject, a merge base's
+ * subject, what a server says) in a message: it must not drive the
+ * terminal that shows it.  A control character here is a byte below
+ * 0x20, DEL (0x7f) or a C1 control (U+0080..U+009F, the two bytes C2 80
+ * to C2 9F in UTF-8: U+009B is a CSI to many terminals).
+ *
+ * quote_shown() writes the text as it is or, when it has a control
+ * character, between double quotes with C escapes for those (\n,
+ * \033, \302\233), '"' and '\\'; any other byte, UTF-8 or not, is
+ * written as it is.  A TAB is whitespace there, as in a folded mail subject: it is
+ * written as a space, and alone makes no quotes.
+ *
+ * quote_arg() names an argument in a message: between single quotes,
+ * or, when it has a control character (a TAB included: a URL or ref
+ * with one is wrong, and should be seen to be), the way quote_shown()
+ * quotes.
  */
 void quote_shown(struct strbuf *sb, const char *s, size_t len);
 void quote_arg(struct strbuf *sb, const char *s, size_t len);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "conflicts.h"
+#include "diff.h"
 #include "merge.h"
 #include "request-pull.h"
 
@@ -36,7 +37,7 @@ static void request_pull_tail(const struct pull *p, const char *base,
 }
 
 /* The paragraph on a conflicted merge, at the end of the message. */
-static void add_conflicts(struct strbuf *message, const struct merge *m)
+static void add_conflict_paragraph(struct strbuf *message, const struct merge *m)
 {
 	static const char *const about_markers[] = {
 		"",
@@ -89,7 +90,7 @@ int request_pull(const struct options *opts)
 		cp.out = &message;
 		run_git_or_die(&cp);
 		if (m.conflicted) {
-			add_conflicts(&message, &m);
+			add_conflict_paragraph(&message, &m);
 			rc = 1;
 		}
 		fwrite(message.buf, 1, message.len, stdout);

@@ -6,6 +6,7 @@
 
 #include "resolve.h"
 #include "run.h"
+#include "str.h"
 
 /* git's own reason, the first line of what it said less its "fatal: ". */
 static const char *git_reason(struct strbuf *err)
@@ -19,16 +20,6 @@ static const char *git_reason(struct strbuf *err)
 	if (!strncmp(err->buf, "error: ", 7))
 		return err->buf + 7;
 	return err->buf;
-}
-
-static int is_hex(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!s[i] || !strchr("0123456789abcdef", s[i]))
-			return 0;
-	return len == 40 || len == 64;
 }
 
 /*
@@ -105,8 +96,8 @@ out:
  * In English when english is set: git's reason then goes into a message
  * of ours, and git_reason() knows only its English "fatal: ".
  */
-static int verify(const char *spec, struct strbuf *oid, struct strbuf *err,
-		  int english)
+static int verify_rev(const char *spec, struct strbuf *oid,
+		      struct strbuf *err, int english)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	int rc;
@@ -206,19 +197,19 @@ static void resolve_one(const struct pull *p, const struct revision *rev,
 
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", rev->name);
-	rc = verify(spec.buf, oid, &err,
-		    rev == &p->upstream && p->default_upstream);
+	rc = verify_rev(spec.buf, oid, &err,
+			rev == &p->upstream && p->default_upstream);
 	if (!rc)
 		return;
 	if (rev == &p->upstream && p->default_upstream)
 		die_no_upstream();
 	if (rc != 1)
 		die_with_git("git rev-parse", rc, &err);
-	if (verify(rev->name, &raw, &err, 0))
+	if (verify_rev(rev->name, &raw, &err, 0))
 		die("not a valid revision: '%s'", rev->name);
 	strbuf_reset(&spec);
 	strbuf_addf(&spec, "%s^{commit}", raw.buf);
-	if (!verify(spec.buf, oid, &err, 0))
+	if (!verify_rev(spec.buf, oid, &err, 0))
 		return;
 	if (!object_type(raw.buf, &spec))
 		die("not a valid revision: '%s'", rev->name);
@@ -250,7 +241,7 @@ static int parse_resolution(struct pull *p, struct strbuf *out, int nr_ids,
 		return -1;
 	for (i = nr_ids - 1; i >= 0; i--) {
 		line[i] = pop_line(out->buf, &end, &len[i]);
-		if (!line[i] || !is_hex(line[i], len[i]))
+		if (!line[i] || !is_oid(line[i], len[i]))
 			return -1;
 	}
 	if (!pop_line(out->buf, &end, &n) || n != strlen("--end-of-options") ||

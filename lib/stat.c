@@ -5,8 +5,7 @@
 
 #include "numstat.h"
 #include "stat.h"
-
-static const char empty[] = "";
+#include "unicode-width.h"
 
 /* A growing buffer that notes running out of memory instead of dying. */
 struct buf {
@@ -74,22 +73,7 @@ static char *buf_detach(struct buf *b, int *oom)
 	return s;
 }
 
-static struct str mkstr(const char *s, size_t n)
-{
-	struct str str;
-
-	str.s = n ? s : empty;
-	str.len = n;
-	return str;
-}
-
-/* Is ch one of the bytes of set (never NUL)? */
-static int in_set(int ch, const char *set)
-{
-	return ch && strchr(set, ch);
-}
-
-static int is_space(int ch)
+static int is_space_or_tab(int ch)
 {
 	return ch == ' ' || ch == '\t';
 }
@@ -97,13 +81,6 @@ static int is_space(int ch)
 static int is_digit(int ch)
 {
 	return ch >= '0' && ch <= '9';
-}
-
-static int starts_with(struct str l, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return l.len >= n && !memcmp(l.s, prefix, n);
 }
 
 static size_t parse_num(const char *s, size_t n, long *out)
@@ -118,6 +95,118 @@ static size_t parse_num(const char *s, size_t n, long *out)
 	}
 	*out = v;
 	return i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Display width, as git's utf8.c measures it.                         */
+
+static int in_ranges(unsigned cp, const struct width_range *r, size_t nr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cp < r[mid].first)
+			hi = mid;
+		else if (cp > r[mid].last)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The character at s (n > 0 bytes left): its length in bytes, its
+ * width in *width.  A byte that starts no valid UTF-8 sequence is one
+ * character of one column.
+ */
+static size_t next_char(const char *s, size_t n, size_t *width)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned cp;
+	size_t len, i;
+
+	*width = 1;
+	if (u[0] < 0x80) {
+		/* git_wcwidth(): a control character takes no column */
+		if (u[0] < 0x20 || u[0] == 0x7f)
+			*width = 0;
+		return 1;
+	}
+	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		len = 2;
+		cp = u[0] & 0x1fu;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		len = 3;
+		cp = u[0] & 0x0fu;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		len = 4;
+		cp = u[0] & 0x07u;
+	} else {
+		return 1;
+	}
+	if (n < len)
+		return 1;
+	for (i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 1;
+		cp = cp << 6 | (u[i] & 0x3fu);
+	}
+	/* overlong forms, surrogates and beyond U+10FFFF are no characters */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 1;
+	if (cp < 0xa0 ||
+	    in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(*zero_width)))
+		*width = 0;
+	else if (in_ranges(cp, double_width,
+			   sizeof(double_width) / sizeof(*double_width)))
+		*width = 2;
+	return len;
+}
+
+size_t stat_width(const char *s, size_t len)
+{
+	size_t i = 0, w = 0, cw;
+
+	while (i < len) {
+		i += next_char(s + i, len - i, &cw);
+		w += cw;
+	}
+	return w;
+}
+
+size_t stat_width_prefix(const char *s, size_t len, size_t columns)
+{
+	size_t i = 0, w = 0, cw, n;
+
+	while (i < len) {
+		n = next_char(s + i, len - i, &cw);
+		if (w + cw > columns)
+			break;
+		i += n;
+		w += cw;
+	}
+	return i;
+}
+
+/* diff.c, show_stats(): "scale" the filename */
+size_t stat_name_cut(const char *name, size_t len, size_t columns)
+{
+	size_t w = stat_width(name, len), room, i = 0, cw;
+	const char *slash;
+
+	if (w <= columns)
+		return 0;
+	room = columns > 3 ? columns - 3 : 0;
+	while (w > room && i < len) {
+		i += next_char(name + i, len - i, &cw);
+		w -= cw;
+	}
+	slash = memchr(name + i, '/', len - i);
+	return slash ? (size_t)(slash - name) : i;
 }
 
 /* ------------------------------------------------------------------ */
@@ -297,7 +386,7 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
 		if (++k >= n)
 			return -1;
 		ch = (unsigned char)s[k];
-		if (in_set(ch, letters)) {
+		if (ch && strchr(letters, ch)) {
 			buf_addch(out, 0x07 + (int)(strchr(letters, ch) - letters));
 		} else if (ch == '"' || ch == '\\') {
 			buf_addch(out, ch);
@@ -314,7 +403,7 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
 	return -1;
 }
 
-static const char *find(const char *s, size_t n, const char *needle)
+static const char *find_in(const char *s, size_t n, const char *needle)
 {
 	size_t m = strlen(needle), i;
 
@@ -328,7 +417,7 @@ static const char *find(const char *s, size_t n, const char *needle)
  * *from and *path copies of a and b (a may be empty: no source) in one
  * block, *owned; a and b are released.  -1 when out of memory.
  */
-static int own(struct buf *a, struct buf *b, struct str *from,
+static int own_paths(struct buf *a, struct buf *b, struct str *from,
 	       struct str *path, char **owned)
 {
 	size_t from_len = a->len, path_len = b->len;
@@ -343,8 +432,8 @@ static int own(struct buf *a, struct buf *b, struct str *from,
 		return -1;
 	}
 	*owned = block;
-	*from = mkstr(block, from_len);
-	*path = mkstr(block ? block + from_len : NULL, path_len);
+	*from = str_at(block, from_len);
+	*path = str_at(block ? block + from_len : NULL, path_len);
 	return 0;
 }
 
@@ -354,7 +443,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 	const char *s = name.s, *arrow;
 	size_t n = name.len, i;
 
-	*path = *from = mkstr(NULL, 0);
+	*path = *from = str_at(NULL, 0);
 	*owned = NULL;
 	if (!n)
 		return 0;
@@ -368,7 +457,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 				if (unquote_c(s, n, &i, &part[k]))
 					break;
 			} else {
-				arrow = find(s + i, n - i, " => ");
+				arrow = find_in(s + i, n - i, " => ");
 				if (!arrow || memchr(s + i, '"', (size_t)(arrow - s) - i))
 					break;
 				buf_add(&part[k], s + i, (size_t)(arrow - s) - i);
@@ -379,9 +468,9 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 			i += 4;
 		}
 		if (i == n && k == 0)
-			return own(&part[1], &part[0], from, path, owned);
+			return own_paths(&part[1], &part[0], from, path, owned);
 		if (i == n && k == 1)
-			return own(&part[0], &part[1], from, path, owned);
+			return own_paths(&part[0], &part[1], from, path, owned);
 		buf_release(&part[0]);
 		buf_release(&part[1]);
 		return 0;
@@ -393,7 +482,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 
 		if (s[i] != '{' || (i && s[i - 1] != '/'))
 			continue;
-		arrow = find(s + i, n - i, " => ");
+		arrow = find_in(s + i, n - i, " => ");
 		if (!arrow)
 			break;
 		for (close = arrow + 4; close < s + n; close++)
@@ -416,12 +505,12 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 			b.len--;
 		buf_add(&a, s + sfx_at, sfx);
 		buf_add(&b, s + sfx_at, sfx);
-		return own(&a, &b, from, path, owned);
+		return own_paths(&a, &b, from, path, owned);
 	}
-	arrow = find(s, n, " => ");
+	arrow = find_in(s, n, " => ");
 	if (arrow) {				/* a => b */
-		*from = mkstr(s, (size_t)(arrow - s));
-		*path = mkstr(arrow + 4, n - (size_t)(arrow - s) - 4);
+		*from = str_at(s, (size_t)(arrow - s));
+		*path = str_at(arrow + 4, n - (size_t)(arrow - s) - 4);
 	} else {
 		*path = name;
 	}
@@ -439,7 +528,7 @@ int stat_name_path(struct str name, struct str *path, char **owned)
 	if (!name.len || name.s[0] != '"')
 		return 0;
 	if (unquote_c(name.s, name.len, &i, &b) || i != name.len) {
-		*path = mkstr(NULL, 0);
+		*path = str_at(NULL, 0);
 		if (b.oom) {
 			buf_release(&b);
 			return -1;
@@ -447,7 +536,7 @@ int stat_name_path(struct str name, struct str *path, char **owned)
 		buf_release(&b);
 		return 0;
 	}
-	return own(&a, &b, &from, path, owned);
+	return own_paths(&a, &b, &from, path, owned);
 }
 
 int stat_parse_totals(struct str l, struct stat_totals *t)
@@ -456,7 +545,7 @@ int stat_parse_totals(struct str l, struct stat_totals *t)
 	const char *s = l.s;
 	size_t n = l.len, i = 1, k;
 
-	while (n && is_space(s[n - 1]))
+	while (n && is_space_or_tab(s[n - 1]))
 		n--;
 	if (n < 2 || s[0] != ' ' || !is_digit(s[1]))
 		return 0;
@@ -504,7 +593,7 @@ int stat_parse_row(struct str l, struct stat_row *row)
 
 	memset(row, 0, sizeof(*row));
 	n = l.len;
-	while (n && is_space(s[n - 1]))
+	while (n && is_space_or_tab(s[n - 1]))
 		n--;
 	if (n < 5 || s[0] != ' ')
 		return 0;
@@ -556,14 +645,14 @@ int stat_parse_row(struct str l, struct stat_row *row)
 	k = bar - 1;
 	while (k > 1 && s[k - 1] == ' ')
 		k--;
-	row->name = mkstr(s + 1, k - 1);
+	row->name = str_at(s + 1, k - 1);
 	row->abbreviated = row->name.len >= 3 && !memcmp(row->name.s, "...", 3);
 	return row->name.len > 0;
 }
 
 int stat_is_cut(struct str l)
 {
-	while (l.len && is_space(l.s[l.len - 1]))
+	while (l.len && is_space_or_tab(l.s[l.len - 1]))
 		l.len--;
 	return l.len == 4 && !memcmp(l.s, " ...", 4);
 }
@@ -605,7 +694,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 	while (n && s[n - 1] == ' ')
 		n--;
 	for (w = 0; w < sizeof(words) / sizeof(*words); w++)
-		if (starts_with(mkstr(s, n), words[w].word))
+		if (str_starts_with(str_at(s, n), words[w].word))
 			break;
 	if (w == sizeof(words) / sizeof(*words))
 		return 0;
@@ -619,7 +708,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 		    parse_mode(s + i + 5, 6, sum->kind == STAT_SUMMARY_CREATE ?
 			       &sum->new_mode : &sum->old_mode))
 			i += 12;
-		sum->name = mkstr(s + i, n - i);
+		sum->name = str_at(s + i, n - i);
 		return i < n;
 	case STAT_SUMMARY_MODE_CHANGE:
 		if (!parse_mode(s + i, n - i, &sum->old_mode) ||
@@ -631,7 +720,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 			return 1;
 		if (s[i] != ' ' || i + 1 == n)
 			return 0;
-		sum->name = mkstr(s + i + 1, n - i - 1);
+		sum->name = str_at(s + i + 1, n - i - 1);
 		return 1;
 	default: {			/* <names> (NN%) */
 		size_t k = n;
@@ -646,7 +735,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 		    parse_num(s + k, n - 2 - k, &sim) != n - 2 - k || sim > 100)
 			return 0;
 		sum->similarity = (int)sim;
-		sum->name = mkstr(s + i, k - 2 - i);
+		sum->name = str_at(s + i, k - 2 - i);
 		return 1;
 	}
 	}

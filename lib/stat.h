@@ -9,8 +9,9 @@ struct numstat;
 
 /*
  * git's --stat and --summary text, in one place: the names git diff
- * --stat prints for files, and the parsing of its rows, of --summary
- * lines and of the totals line, and the totals line itself.  Pure
+ * --stat prints for files, their width in columns and how they are cut
+ * to fit, the parsing of its rows, of --summary lines and of the totals
+ * line, and the totals line itself.  Pure
  * functions over bytes: no I/O, no git, no global state, no assumption
  * that a line is NUL-terminated (lines are struct str, without their
  * newline).
@@ -29,6 +30,28 @@ struct numstat;
  * '/' on, cut at a column (byte in git 2.38) so that it fits: so ".../"
  * and a tail, or "..." and a tail without '/'.
  */
+
+/*
+ * The columns s (len bytes) takes on a terminal, as git's
+ * utf8_strwidth() counts them and so git diff --stat pads and cuts
+ * names: a wide or fullwidth character (East Asian Width W or F: CJK,
+ * most emoji) two, a combining mark, format or control character none,
+ * any other character one.  A byte that starts no valid UTF-8 sequence
+ * counts one column.
+ */
+size_t stat_width(const char *s, size_t len);
+
+/* The bytes of the longest start of s, whole characters, at most columns wide. */
+size_t stat_width_prefix(const char *s, size_t len, size_t columns);
+
+/*
+ * git diff --stat's cut of a name wider than columns (show_stats()):
+ * characters are dropped from its start until what is left fits in
+ * columns - 3, beside the "..." printed before it, then up to the first
+ * '/' left, if any.  Returns where the tail printed after "..." starts,
+ * or 0 when the name fits and is printed whole.
+ */
+size_t stat_name_cut(const char *name, size_t len, size_t columns);
 
 /*
  * The name git diff --stat prints for the file at path (renamed or

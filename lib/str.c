@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "str.h"
 
 static int is_hex_digit(int ch, int upper_too)
@@ -24,4 +26,30 @@ int is_hex_id(const char *s, size_t len)
 int is_oid(const char *s, size_t len)
 {
 	return (len == 40 || len == 64) && all_hex(s, len, 0);
+}
+
+struct str str_at(const char *s, size_t len)
+{
+	struct str str;
+
+	str.s = len ? s : "";
+	str.len = len;
+	return str;
+}
+
+struct str str_cstr(const char *s)
+{
+	return str_at(s, strlen(s));
+}
+
+int str_starts_with(struct str s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return s.len >= n && !memcmp(s.s, prefix, n);
+}
+
+int str_equals(struct str s, const char *cs)
+{
+	return s.len == strlen(cs) && !memcmp(s.s, cs, s.len);
 }

@@ -13,6 +13,18 @@ struct str {
 	size_t len;
 };
 
+/* The len bytes at s ("" when len is 0). */
+struct str str_at(const char *s, size_t len);
+
+/* A NUL-terminated string as a struct str. */
+struct str str_cstr(const char *s);
+
+/* Does s start with the NUL-terminated prefix? */
+int str_starts_with(struct str s, const char *prefix);
+
+/* Is s the NUL-terminated string cs? */
+int str_equals(struct str s, const char *cs);
+
 /*
  * Is s (len bytes) a commit id as a person or request-pull writes it:
  * 7 to 64 hex digits, in either case (abbreviated, or whole in SHA-1

@@ -1,14 +1,12 @@
 #include <errno.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "usage.h"
 
-static void report(const char *prefix, const char *fmt, va_list ap,
+static void vreportf(const char *prefix, const char *fmt, va_list ap,
 		   const char *suffix)
 {
 	char msg[4096];
@@ -24,7 +22,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("fatal: ", fmt, ap, NULL);
+	vreportf("fatal: ", fmt, ap, NULL);
 	va_end(ap);
 	exit(128);
 }
@@ -35,7 +33,7 @@ void die_errno(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("fatal: ", fmt, ap, reason);
+	vreportf("fatal: ", fmt, ap, reason);
 	va_end(ap);
 	exit(128);
 }
@@ -45,7 +43,7 @@ int die_message(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("fatal: ", fmt, ap, NULL);
+	vreportf("fatal: ", fmt, ap, NULL);
 	va_end(ap);
 	return 128;
 }
@@ -55,7 +53,7 @@ void warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("warning: ", fmt, ap, NULL);
+	vreportf("warning: ", fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -64,7 +62,7 @@ void hint(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("hint: ", fmt, ap, NULL);
+	vreportf("hint: ", fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -73,7 +71,7 @@ void note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	report("note: ", fmt, ap, NULL);
+	vreportf("note: ", fmt, ap, NULL);
 	va_end(ap);
 }
 
@@ -84,7 +82,7 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 
 	snprintf(prefix, sizeof(prefix), "BUG: %s:%d: ", file, line);
 	va_start(ap, fmt);
-	report(prefix, fmt, ap, NULL);
+	vreportf(prefix, fmt, ap, NULL);
 	va_end(ap);
 	abort();
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "conflicts.h"
+#include "diff.h"
 #include "fetch.h"
 #include "match.h"
 #include "merge.h"

@@ -31,16 +31,11 @@ same_as_procedure() {
 	matches_procedure
 }
 
-# clean_diffstat_is: same_as_procedure, and that is the diffstat on stdin.
-clean_diffstat_is() {
-	same_as_procedure &&
-	expect_stdout
-}
-
 @test "a rename on topic takes upstream's edit of the old name along" {
 	on topic sh -c 'git mv src/util.c src/helpers.c && sed -i 2s/.*/topic/ src/helpers.c'
 	on main sed -i 28s/.*/upstream/ src/util.c
-	clean_diffstat_is <<-\EOF
+	git checkout -q main
+	clean_diffstat_is main topic <<-\EOF
 	 src/{util.c => helpers.c} | 2 +-
 	 1 file changed, 1 insertion(+), 1 deletion(-)
 	 rename src/{util.c => helpers.c} (96%)
@@ -50,7 +45,8 @@ clean_diffstat_is() {
 @test "a rename on upstream: topic's edit of the old name counts under the new" {
 	on main git mv src/util.c src/helpers.c
 	on topic sed -i 2s/.*/topic/ src/util.c
-	clean_diffstat_is <<-\EOF
+	git checkout -q main
+	clean_diffstat_is main topic <<-\EOF
 	 src/helpers.c | 2 +-
 	 1 file changed, 1 insertion(+), 1 deletion(-)
 	EOF
@@ -66,7 +62,8 @@ clean_diffstat_is() {
 @test "a mode change shows in the summary, next to upstream's edit" {
 	on topic chmod +x src/util.c
 	on main sed -i 1s/.*/upstream/ src/util.c
-	clean_diffstat_is <<-\EOF
+	git checkout -q main
+	clean_diffstat_is main topic <<-\EOF
 	 src/util.c | 0
 	 1 file changed, 0 insertions(+), 0 deletions(-)
 	 mode change 100644 => 100755 src/util.c
@@ -142,7 +139,8 @@ clean_diffstat_is() {
 @test "deleted files and a deleted directory show as deletions" {
 	on topic git rm -q -r docs src/util.c
 	on main sed -i 1s/.*/upstream/ src/main.c
-	clean_diffstat_is <<-\EOF
+	git checkout -q main
+	clean_diffstat_is main topic <<-\EOF
 	 docs/guide.txt | 20 --------------------
 	 src/util.c     | 30 ------------------------------
 	 2 files changed, 50 deletions(-)
@@ -160,7 +158,8 @@ clean_diffstat_is() {
 @test "the same change on both sides counts for nothing" {
 	on topic sh -c 'sed -i 7s/.*/same/ src/main.c && echo mine >src/topic.c'
 	on main sed -i 7s/.*/same/ src/main.c
-	clean_diffstat_is <<-\EOF
+	git checkout -q main
+	clean_diffstat_is main topic <<-\EOF
 	 src/topic.c | 1 +
 	 1 file changed, 1 insertion(+)
 	 create mode 100644 src/topic.c
@@ -173,7 +172,8 @@ clean_diffstat_is() {
 	git revert --no-edit HEAD >/dev/null
 	on topic sed -i 2s/.*/kept/ src/util.c
 	upstream_moves
-	clean_diffstat_is <<-\EOF
+	git checkout -q main
+	clean_diffstat_is main topic <<-\EOF
 	 src/util.c | 2 +-
 	 1 file changed, 1 insertion(+), 1 deletion(-)
 	EOF

@@ -9,18 +9,9 @@ setup() {
 	setup_world
 }
 
-# clean_diffstat_is: for linus and topic the tool prints what the
-# procedure prints, and that is the diffstat on stdin.
-clean_diffstat_is() {
-	expect_procedure linus topic &&
-	run_tool linus topic &&
-	matches_procedure &&
-	expect_stdout
-}
-
 @test "the simple topic: the procedure's diffstat, which is the plain one from vN-rc2" {
 	history_simple
-	clean_diffstat_is <<-\EOF
+	clean_diffstat_is linus topic <<-\EOF
 	 Documentation/process/pull-requests.rst |  2 +-
 	 drivers/net/eth.c                       |  2 +-
 	 drivers/net/phy.c                       | 15 +++++++++++++++
@@ -40,7 +31,7 @@ clean_diffstat_is() {
 
 @test "the messy history: only the branch's work, not vN-rc1..vN-rc2" {
 	history_messy
-	clean_diffstat_is <<-\EOF
+	clean_diffstat_is linus topic <<-\EOF
 	 Documentation/process/pull-requests.rst |  2 +-
 	 drivers/gpu/drm.c                       |  2 +-
 	 drivers/net/eth.c                       |  6 +++---
@@ -59,7 +50,7 @@ clean_diffstat_is() {
 @test "linus pulled part of the branch: two merge bases, the procedure's diffstat, not request-pull's" {
 	history_partly_pulled
 	[ "$(git merge-base --all linus topic | wc -l)" -eq 2 ]
-	clean_diffstat_is <<-\EOF
+	clean_diffstat_is linus topic <<-\EOF
 	 Documentation/process/pull-requests.rst |  2 +-
 	 drivers/gpu/drm.c                       |  2 +-
 	 drivers/net/eth.c                       |  4 ++--
@@ -75,7 +66,7 @@ clean_diffstat_is() {
 @test "a criss-cross: two merge bases, the procedure's diffstat without what linus merged" {
 	history_criss_cross
 	[ "$(git merge-base --all linus topic | wc -l)" -eq 2 ]
-	clean_diffstat_is <<-\EOF
+	clean_diffstat_is linus topic <<-\EOF
 	 drivers/net/eth.c | 2 +-
 	 drivers/net/t2.c  | 9 +++++++++
 	 2 files changed, 10 insertions(+), 1 deletion(-)
@@ -85,7 +76,7 @@ clean_diffstat_is() {
 
 @test "cherry-picks on both sides count once, as in the procedure" {
 	history_cherry_picks
-	clean_diffstat_is <<-\EOF
+	clean_diffstat_is linus topic <<-\EOF
 	 drivers/net/eth.c | 4 ++--
 	 1 file changed, 2 insertions(+), 2 deletions(-)
 	EOF

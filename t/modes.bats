@@ -11,13 +11,6 @@ setup() {
 	setup_world
 }
 
-# A publishing repository with the work pushed, as request-pull wants.
-publish() {
-	git init -q --bare "$BATS_TEST_TMPDIR/pub.git"
-	git push -q "$BATS_TEST_TMPDIR/pub.git" "$@"
-	url="file://$BATS_TEST_TMPDIR/pub.git"
-}
-
 # A conflict: both sides add a different last line to drivers/net/eth.c.
 history_conflict() {
 	history_partly_pulled
@@ -512,6 +505,42 @@ numstat_totals() {
 
 	They name the same files with the same counts.
 	EOF
+	expect_no_stderr
+	expect_unchanged
+}
+
+@test "--explain fits in 80 columns with a CJK subject: its characters are two columns wide" {
+	history_three_bases_cjk
+	subject=$(git log -1 --format=%s y1)
+	[ "${#subject}" -eq 124 ]	# bytes: 4 + 40 characters of 3
+	run_tool --explain linus topic
+	expect_status 1
+	# 26 columns before it, ":" after it: "y1: " and 22 characters (48
+	# columns) and "..." fit in 80, 23 would not
+	grep -qx "  from merge base $(git rev-parse --short y1) y1: $(printf '網路驅動程式修正%.0s' 1 2)網路驅動程式\.\.\.:" \
+		"$BATS_TEST_TMPDIR/actual"
+	expect_no_stderr
+	expect_unchanged
+}
+
+@test "--check and --explain show a merge base's subject with control characters escaped, a TAB as a space" {
+	history_three_bases_odd
+	x1=$(git rev-parse --short x1) y1=$(git rev-parse --short y1)
+	z1=$(git rev-parse --short z1)
+	run_tool --check linus topic
+	expect_status 1
+	head -n 4 "$BATS_TEST_TMPDIR/actual" | sort >"$BATS_TEST_TMPDIR/bases"
+	sort <<-EOF | test_cmp - "$BATS_TEST_TMPDIR/bases"
+	'topic' and 'linus' have 3 merge bases:
+	  $z1 z1: tab (the one git request-pull uses)
+	  $y1 "y1: ESC \\033[31m red"
+	  $x1 "x1: CSI \\302\\23331m in it"
+	EOF
+	run_tool --explain linus topic
+	expect_status 1
+	grep -qxF "  from merge base $y1 \"y1: ESC \\033[31m red\":" "$BATS_TEST_TMPDIR/actual"
+	grep -qxF "                   $x1 \"x1: CSI \\302\\23331m in it\":" "$BATS_TEST_TMPDIR/actual"
+	run ! grep -q $'\e\\|\xc2\x9b\\|\t' "$BATS_TEST_TMPDIR/actual"
 	expect_no_stderr
 	expect_unchanged
 }

@@ -18,23 +18,7 @@ setup() {
 		return 1
 	}
 	PUB=$BATS_TEST_TMPDIR/pub.git
-	URL=file://$PUB
-}
-
-# publish <ref>...: push to the bare repository at $URL.
-publish() {
-	[ -d "$PUB" ] || git init -q --bare "$PUB"
-	git push -q "$PUB" "$@"
-}
-
-# request_pull [-p] <start> <end>: git request-pull into the file "request".
-request_pull() {
-	local p=
-	if [ "$1" = -p ]; then
-		p=-p
-		shift
-	fi
-	git request-pull $p "$1" "$URL" "$2" >"$BATS_TEST_TMPDIR/request"
+	url=file://$PUB
 }
 
 # parse <file>: test-pullmsg parse of the file, its result in
@@ -141,14 +125,14 @@ check_rows() {
 }
 
 # check_request <start> <end> [<ref>]: the last parse holds the request
-# of <end> from <start> over $URL: request-pull's merge base, the tip,
+# of <end> from <start> over $url: request-pull's merge base, the tip,
 # the URL, the ref (default <end>), git's subjects, the rows.
 check_request() {
 	local base tip ref=${3-$2}
 	base=$(git merge-base "$1" "$2") &&
 	tip=$(git rev-parse "$2^{commit}") &&
 	parsed_lacks '^error ' &&
-	parsed_has "base $base" "tip $tip" "url $URL" \
+	parsed_has "base $base" "tip $tip" "url $url" \
 		"base-subject $(git log -1 --format='%s (%ci)' "$base")" \
 		"tip-subject $(git log -1 --format='%s (%ci)' "$tip")" &&
 	if [ -n "$ref" ]; then
@@ -193,7 +177,7 @@ history_stat_shapes() {
 # request-pull writes it (in $BATS_TEST_TMPDIR/request) and parsed.
 request_of_topic() {
 	publish linus topic &&
-	request_pull linus topic &&
+	request linus topic &&
 	parse "$BATS_TEST_TMPDIR/request"
 }
 
@@ -295,7 +279,7 @@ other_request() {
 	test_commit "other: work" lib/other.c other
 	git checkout -q topic
 	publish other
-	git request-pull linus "$URL" other >"$BATS_TEST_TMPDIR/other-request"
+	git request-pull linus "$url" other >"$BATS_TEST_TMPDIR/other-request"
 }
 
 @test "multipart/mixed: the first text/plain part that holds a request, not the attachments" {
@@ -396,7 +380,7 @@ From the desk of A U Thor: all of ext4.' for-linus topic
 		'Message-Id: <one@example.com>' <"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/m1"
 	sed 's/^/> /' "$BATS_TEST_TMPDIR/request" |
 		mail_message 7bit 'Subject: Re: [GIT PULL] one' >"$BATS_TEST_TMPDIR/m2"
-	request_pull linus for-linus
+	request linus for-linus
 	mail_message 8bit 'Subject: [GIT PULL] two' <"$BATS_TEST_TMPDIR/request" \
 		>"$BATS_TEST_TMPDIR/m3"
 	mail_mbox "$BATS_TEST_TMPDIR"/m[1-3] >"$BATS_TEST_TMPDIR/mbox"
@@ -491,7 +475,7 @@ From the desk of A U Thor: all of ext4.' for-linus topic
 	echo text >"$(printf 'caf\303\251').txt"
 	commit_all "utf-8 names"
 	publish linus topic
-	git -c core.quotePath=false request-pull linus "$URL" topic \
+	git -c core.quotePath=false request-pull linus "$url" topic \
 		>"$BATS_TEST_TMPDIR/request"
 	grep -q 'café.txt' "$BATS_TEST_TMPDIR/request"
 	grep -q '^ \.\.\./' "$BATS_TEST_TMPDIR/request"
@@ -531,7 +515,7 @@ tag_request() {
 	shift
 	git tag "$@" -F - "$tag" topic &&
 	publish linus "$tag" &&
-	request_pull linus "$tag" &&
+	request linus "$tag" &&
 	parse "$BATS_TEST_TMPDIR/request" &&
 	check_request linus "$tag" "tags/$tag"
 }
@@ -549,11 +533,8 @@ tag_request() {
 }
 
 @test "a signed tag: the request and its tag message, the signature aside or not" {
-	command -v ssh-keygen >/dev/null || skip "no ssh-keygen"
 	history_simple
-	ssh-keygen -q -t ed25519 -N '' -C tester -f "$HOME/key"
-	git config gpg.format ssh
-	git config user.signingKey "$HOME/key.pub"
+	ssh_signing_key
 	tag_request for-linus -s <<<'signed ext4 for vN'
 	git cat-file tag for-linus | grep -q 'BEGIN SSH SIGNATURE'
 	grep -q '^tag-message signed ext4 for vN' "$BATS_TEST_TMPDIR/actual"
@@ -601,13 +582,13 @@ tag_request() {
 	test_merge base
 	git checkout -q topic
 	publish linus topic
-	request_pull -p linus topic
+	request -p linus topic
 	grep -qx ' 1 file changed, 1 insertion(+)' "$BATS_TEST_TMPDIR/request"
 	parse "$BATS_TEST_TMPDIR/request"
 	check_request linus topic
 	parsed_has patch
 	grep -vx patch "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/with-patch"
-	request_pull linus topic
+	request linus topic
 	parse "$BATS_TEST_TMPDIR/request"
 	test_cmp "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/with-patch"
 }
@@ -615,11 +596,11 @@ tag_request() {
 @test "no ref on the URL line: the URL alone (the remote's HEAD)" {
 	history_simple
 	publish linus topic
-	capture git request-pull linus "$URL"
-	grep -qx "  $URL " "$BATS_TEST_TMPDIR/actual"
+	capture git request-pull linus "$url"
+	grep -qx "  $url " "$BATS_TEST_TMPDIR/actual"
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/request"
 	parse "$BATS_TEST_TMPDIR/request"
-	parsed_has "url $URL"
+	parsed_has "url $url"
 	parsed_lacks '^ref '
 }
 
@@ -663,7 +644,7 @@ no_request_without() {
 @test "no URL after the repository line: named" {
 	history_simple
 	request_of_topic
-	no_request_without "\\|^  $URL|d" \
+	no_request_without "\\|^  $url|d" \
 		"no repository URL after 'are available in the Git repository at:'"
 }
 

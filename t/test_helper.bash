@@ -3,8 +3,9 @@
 # TMPDIR, no system config, fixed dates), the git-clean-diffstat to test
 # first on PATH, the commit helpers, and, from t/lib, the way to run and
 # judge the tool, fake git included (tool.bash), the oracles it is judged
-# by (procedure.bash), the document's histories (histories.bash) and the
-# servers on the loopback that tests fetch from (servers.bash).
+# by (procedure.bash), the document's histories (histories.bash), the
+# servers on the loopback that tests fetch from (servers.bash) and pull
+# requests sent and received (requests.bash).
 #
 # A test file starts with
 #
@@ -24,6 +25,7 @@ load lib/tool
 load lib/procedure
 load lib/histories
 load lib/servers
+load lib/requests
 
 setup_world() {
 	# bats traces every command of every function for its stack

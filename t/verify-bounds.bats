@@ -25,13 +25,6 @@ many_files() {
 	commit_all "many files in $2"
 }
 
-# receiver: a clone of the current repository's linus alone, and cd there.
-receiver() {
-	git clone -q --no-local --single-branch -b linus \
-		"$PWD" "$BATS_TEST_TMPDIR/receiver" &&
-	cd "$BATS_TEST_TMPDIR/receiver" || return
-}
-
 @test "a branch that moved, whose messy request of 3,000 files has a report larger than a pipe: its report, and the tool ends" {
 	history_partly_pulled partly
 	many_files 3000 big

@@ -22,12 +22,6 @@ teardown() {
 	stop_servers
 }
 
-# publish <ref>...: push to the bare repository at $url.
-publish() {
-	[ -d "$PUB" ] || git init -q --bare "$PUB"
-	git push -q -f "$PUB" "$@"
-}
-
 # request <start> <end> [<url>]: git request-pull into the file "request",
 # and the tip's id and subject into $tip and $subject.
 request() {
@@ -43,14 +37,6 @@ simple_request() {
 	publish topic &&
 	request linus topic &&
 	r=$BATS_TEST_TMPDIR/request
-}
-
-# receiver: a clone of the sender's linus alone, without the topic's
-# objects, and cd there.
-receiver() {
-	git clone -q --no-local --single-branch -b linus \
-		"$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR/receiver" &&
-	cd "$BATS_TEST_TMPDIR/receiver" || return
 }
 
 # The lines of the report before the verdict, for a tip fetched as asked.

@@ -9,7 +9,7 @@
 #include "fuzz.h"
 #include "../../lib/mtree.h"
 
-static void walk(struct mtree_str s, const char *buf, size_t len)
+static void walk(struct str s, const char *buf, size_t len)
 {
 	fuzz_read_in(s.s, s.len, buf, len);
 }
@@ -49,7 +49,7 @@ static void parse(const char *buf, size_t size, size_t id_len)
 		abort();
 	for (i = 0; i < res.nr_messages; i++) {
 		const struct mtree_message *m = &res.messages[i];
-		struct mtree_str label;
+		struct str label;
 
 		if (m->nr_paths && !m->paths)
 			abort();

@@ -207,6 +207,12 @@ build_cherry_picks() {
 # diffstat counts the eth.c lines of x1 and y1, and y.c.
 # history_three_bases_long [<dir>]: the same, but y1's subject and the
 # path of one more file of y1 are too long for a line of a mail.
+# history_three_bases_cjk [<dir>]: the same, but y1's subject is of 40
+# CJK characters, two columns each: narrow enough for a mail when
+# characters are counted, not when columns are.
+# history_three_bases_odd [<dir>]: the same, but the subjects hold what
+# must not reach a terminal raw: y1's an ESC, x1's a C1 control (CSI,
+# U+009B), and z1's a TAB.
 build_three_bases() {
 	three_bases short "$@"
 }
@@ -215,8 +221,16 @@ build_three_bases_long() {
 	three_bases long "$@"
 }
 
+build_three_bases_cjk() {
+	three_bases cjk "$@"
+}
+
+build_three_bases_odd() {
+	three_bases odd "$@"
+}
+
 three_bases() {
-	local b subject length=$1
+	local b subject kind=$1
 	shift
 	history_mainline "$@" || return
 	for b in x y z; do
@@ -227,10 +241,16 @@ three_bases() {
 		z) edit drivers/net/eth.c 30 'eth: z1' ;;
 		esac
 		subject=${b}1
-		if [ "$b" = y ] && [ "$length" = long ]; then
+		case $kind,$b in
+		long,y)
 			subject="y1: a subject far too long to be shown whole in a line of a mail"
 			new_file "drivers/$(printf 'very-long-directory-name-%02d/' 1 2 3)$(printf 'a%.0s' {1..10}).c" 3
-		fi
+			;;
+		cjk,y) subject="y1: $(printf '網路驅動程式修正%.0s' 1 2 3 4 5)" ;;
+		odd,x) subject=$'x1: CSI \xc2\x9b31m in it' ;;
+		odd,y) subject=$'y1: ESC \e[31m red' ;;
+		odd,z) subject=$'z1:\ttab' ;;
+		esac
 		commit_all "$subject" && git tag -f "${b}1" >/dev/null
 	done
 	git checkout -q -b topic vN-rc2
@@ -268,6 +288,8 @@ history_criss_cross() { from_cache build_criss_cross "$@"; }
 history_cherry_picks() { from_cache build_cherry_picks "$@"; }
 history_three_bases() { from_cache build_three_bases "$@"; }
 history_three_bases_long() { from_cache build_three_bases_long "$@"; }
+history_three_bases_cjk() { from_cache build_three_bases_cjk "$@"; }
+history_three_bases_odd() { from_cache build_three_bases_odd "$@"; }
 history_nine_bases() { from_cache build_nine_bases "$@"; }
 
 # from_cache <builder> [<dir>]: a copy of what <builder> builds, in <dir>

@@ -19,6 +19,10 @@
 #                          the same, for a merge that conflicts
 #   matches_procedure      exit 0, stdout what the oracle printed,
 #                          nothing on stderr, the repository unchanged
+#   clean_diffstat_is <upstream> <head>
+#                          the tool prints for them what the procedure
+#                          prints (matches_procedure), and that is the
+#                          diffstat on stdin
 #   matches_merge_tree <upstream> <head> [all|some|none]
 #                          exit 1, stdout what merge_tree_diff printed,
 #                          stderr the warning that merging conflicts and
@@ -129,6 +133,13 @@ matches_procedure() {
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
 	expect_no_stderr &&
 	expect_unchanged
+}
+
+clean_diffstat_is() {
+	expect_procedure "$1" "$2" &&
+	run_tool "$1" "$2" &&
+	matches_procedure &&
+	expect_stdout
 }
 
 expect_no_stderr() {
