@@ -484,19 +484,72 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
+/*
+ * What the finder undid or found wrong in the request's text, one note
+ * a line before its report, which starts in sb at `at`; or a "damage"
+ * record after the report's first record (its "message <n>").
+ */
+static void add_damage_notes(struct strbuf *sb, size_t at,
+			     const struct pullreq *req, int porcelain)
+{
+	static const char *const what[] = {
+		"spaces", "Unicode spaces where git wrote spaces",
+		"quoted", "the request is quoted or indented",
+		"wrapped", "stat lines wrapped or joined by a mail client",
+		"header", "a header line is not as git writes it",
+		NULL
+	};
+	struct strbuf notes = STRBUF_INIT, rest = STRBUF_INIT;
+	const char *nl;
+	size_t i;
+
+	for (i = 0; what[i]; i += 2)
+		if (req->damage & (1u << (i / 2)))
+			strbuf_addf(&notes, porcelain ? "damage %s\n" : "note: %s\n",
+				    what[porcelain ? i : i + 1]);
+	if (req->totals_missing)
+		strbuf_addstr(&notes, porcelain ? "damage totals-missing\n" :
+			      "note: the diffstat has no 'files changed' line: "
+			      "its totals are counted from its rows\n");
+	if (req->rows_uneven)
+		strbuf_addstr(&notes, porcelain ? "damage rows-uneven\n" :
+			      "note: the diffstat's rows do not add up to its "
+			      "'files changed' line\n");
+	if (req->rows_cut)
+		strbuf_addstr(&notes, porcelain ? "damage cut\n" :
+			      "note: the diffstat is cut short (' ...'): "
+			      "it shows fewer rows than files\n");
+	if (req->nr_extra_blocks)
+		strbuf_addf(&notes, porcelain ? "damage extra-blocks %zu\n" :
+			    "note: %zu more shortlog and diffstat after the "
+			    "request's: not what pulling it brings\n",
+			    req->nr_extra_blocks);
+	if (!notes.len)
+		return;
+	if (porcelain && (nl = memchr(sb->buf + at, '\n', sb->len - at)))
+		at = (size_t)(nl - sb->buf) + 1;
+	strbuf_add(&rest, sb->buf + at, sb->len - at);
+	strbuf_setlen(sb, at);
+	strbuf_add(sb, notes.buf, notes.len);
+	strbuf_add(sb, rest.buf, rest.len);
+	strbuf_release(&notes);
+	strbuf_release(&rest);
+}
+
 int verify(const struct options *opts)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
 	struct failure fail = { STRBUF_INIT, STRBUF_INIT };
-	size_t i, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
+	size_t i, at, count[NR_VERDICTS] = { 0 }, nr = 0, done = 0;
 	int status = 0;
 
 	pullmsg_read(opts->verify_file, &list);
 	if (!list.mbox && list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
+	/* a request that cannot be read is one to report, not to skip */
 	for (i = 0; i < list.nr; i++)
-		nr += !list.msg[i].error;
+		nr += !list.msg[i].error || list.msg[i].telltale;
 	if (!nr)
 		die("no pull request in any of the %zu messages", list.nr);
 
@@ -504,19 +557,30 @@ int verify(const struct options *opts)
 		const struct pullmsg *msg = &list.msg[i];
 		enum verdict v;
 
-		if (msg->error)
+		if (msg->error && !msg->telltale)
 			continue;
-		if (list.mbox && !opts->porcelain) {
+		if ((list.mbox || list.nr > 1) && !opts->porcelain) {
 			if (done++)
 				strbuf_addch(&sb, '\n');
 			strbuf_addf(&sb, "message %zu: ", msg->number);
 			quote_shown(&sb, msg->subject.s, msg->subject.len);
+			if (msg->nr_requests > 1)
+				strbuf_addf(&sb, " (request %zu of %zu)",
+					    msg->request, msg->nr_requests);
 			strbuf_addch(&sb, '\n');
 		}
-		v = verify_one(opts, msg, &sb, &fail);
+		at = sb.len;
+		if (msg->error) {
+			/* it looks like a request, but none can be read */
+			strbuf_addf(&fail.why, "no pull request in message "
+				    "%zu: %s", msg->number, msg->error);
+			v = FAILED;
+		} else {
+			v = verify_one(opts, msg, &sb, &fail);
+		}
 		if (v == FAILED) {
 			/* one message: as fatal as any other error */
-			if (!list.mbox) {
+			if (!list.mbox && list.nr == 1) {
 				int code = die_message("%s", fail.why.buf);
 
 				if (fail.detail.len)
@@ -528,6 +592,7 @@ int verify(const struct options *opts)
 				fprintf(stderr, "%s\n", fail.detail.buf);
 			add_failure(&sb, msg, &fail, opts->porcelain);
 		}
+		add_damage_notes(&sb, at, &msg->req, opts->porcelain);
 		strbuf_reset(&fail.why);
 		strbuf_reset(&fail.detail);
 		count[v]++;
@@ -539,7 +604,7 @@ int verify(const struct options *opts)
 		printf("summary %zu %zu %zu %zu %zu %zu\n", nr, count[MATCHES],
 		       count[MESSY], count[DIFFERS], count[CONFLICTS],
 		       count[FAILED]);
-	else if (list.mbox)
+	else if (list.mbox || list.nr > 1)
 		printf("\n%zu pull request%s: matches %zu, messy %zu, "
 		       "differs %zu, conflicts %zu, errors %zu\n", nr,
 		       nr == 1 ? "" : "s", count[MATCHES], count[MESSY],
