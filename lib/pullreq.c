@@ -1001,7 +1001,30 @@ static long choose_block(const struct lines *L, const struct blocks *B,
 	return -1;
 }
 
-/* Blocks after the chosen one with a totals line: another's, kept aside. */
+static int same_str(struct str a, struct str b)
+{
+	return a.len == b.len && !memcmp(a.s, b.s, a.len);
+}
+
+/* Is x the request's diffstat again, row for row (a sender's repeat)? */
+static int repeats(const struct pullreq *req, const struct pullreq_block *x)
+{
+	size_t i;
+
+	if (x->files != req->files || x->insertions != req->insertions ||
+	    x->deletions != req->deletions || x->nr_rows != req->nr_rows)
+		return 0;
+	for (i = 0; i < x->nr_rows; i++)
+		if (x->row[i].changes != req->row[i].changes ||
+		    !same_str(x->row[i].name, req->row[i].name))
+			return 0;
+	return 1;
+}
+
+/*
+ * Blocks after the chosen one with a totals line: another's, kept
+ * aside; one that is the request's again says nothing new and is not.
+ */
 static int take_extra(struct pullreq *req, const struct lines *L,
 		      const struct str *v, const struct blocks *B, size_t chosen)
 {
@@ -1022,6 +1045,11 @@ static int take_extra(struct pullreq *req, const struct lines *L,
 		if (parse_shortlog(req, L, B->b[k - 1].end, B->b[k].first, x) ||
 		    take_block(req, v, &B->b[k], x))
 			return -1;
+		if (repeats(req, x)) {
+			block_release(x);
+			memset(x, 0, sizeof(*x));
+			req->nr_extra_blocks--;
+		}
 	}
 	return 0;
 }

@@ -78,7 +78,8 @@
  * ("diff --git ") follows it directly.  The request's diffstat is the
  * first after its shortlog; when there is none, the last one passed
  * over.  Other shortlogs and diffstats with their totals line after it
- * (another request's, pasted in) are kept in extra[], not taken.
+ * (another request's, pasted in) are kept in extra[], not taken; one
+ * that is the request's diffstat again, row for row, is left out.
  *
  * A text may hold several requests, each with its "up to" line: the
  * first is found, and next says where the text after it starts.
