@@ -12,29 +12,49 @@ static struct str str_of(const struct strbuf *sb)
 	return s;
 }
 
-void pullmsg_read(const char *file, struct pullmsg_list *res)
+/* The requests of one message, each an entry of res from res->nr on. */
+static void read_message(const struct mail *mail, struct pullmsg_list *res)
 {
-	size_t i;
+	const char *text = mail->text.buf;
+	size_t len = mail->text.len, first = res->nr, next, i;
 
-	memset(res, 0, sizeof(*res));
-	mail_read(file, &res->mail_);
-	res->nr = res->mail_.nr;
-	res->mbox = res->mail_.mailbox;
-	res->msg = xmalloc((res->nr + 1) * sizeof(*res->msg));
-	for (i = 0; i < res->nr; i++) {
-		const struct mail *mail = &res->mail_.mail[i];
-		struct pullmsg *m = &res->msg[i];
+	do {
+		struct pullmsg *m;
 
+		ALLOC_GROW(res->msg, res->nr, res->alloc_);
+		m = &res->msg[res->nr++];
 		memset(m, 0, sizeof(*m));
 		m->number = mail->number;
 		m->subject = str_of(&mail->subject);
 		m->from = str_of(&mail->from);
 		m->date = str_of(&mail->date);
 		m->error = mail->error;
-		if (!m->error)
-			m->error = pullreq_find(mail->text.buf, mail->text.len,
-						&m->req);
+		if (m->error)
+			break;
+		m->error = pullreq_find(text, len, &m->req);
+		next = m->req.next;
+		if (m->error)
+			m->telltale = pullreq_telltale(text, next ? next : len);
+		text += next;
+		len -= next;
+	} while (next);
+	for (i = first; i < res->nr; i++) {
+		res->msg[i].request = i - first + 1;
+		res->msg[i].nr_requests = res->nr - first;
 	}
+}
+
+void pullmsg_read(const char *file, struct pullmsg_list *res)
+{
+	size_t i;
+
+	memset(res, 0, sizeof(*res));
+	mail_read(file, &res->mail_);
+	res->mbox = res->mail_.mailbox;
+	for (i = 0; i < res->mail_.nr; i++)
+		read_message(&res->mail_.mail[i], res);
+	if (!res->msg)
+		res->msg = xmalloc(sizeof(*res->msg));
 }
 
 void pullmsg_release(struct pullmsg_list *res)

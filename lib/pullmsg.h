@@ -24,17 +24,27 @@ struct pullmsg {
 	 * following changes since commit' line" (req is then empty).
 	 */
 	const char *error;
+	/*
+	 * With an error: whether the message has a line of a request
+	 * (pullreq_telltale()): one that looks like a request but
+	 * cannot be read, to be reported, not skipped.
+	 */
+	int telltale;
+	/* its place among the requests of the message: 1 of 1, ... */
+	size_t request, nr_requests;
 	struct pullreq req;
 };
 
+/* One entry a request: a message with two requests has two, numbered alike. */
 struct pullmsg_list {
 	struct pullmsg *msg;
 	size_t nr;
 	int mbox;			/* a mailbox: an mbox or a Maildir */
 	struct mail_list mail_;		/* private: what the strings point into */
+	size_t alloc_;			/* private: the room in msg */
 };
 
-#define PULLMSG_LIST_INIT { NULL, 0, 0, MAIL_LIST_INIT }
+#define PULLMSG_LIST_INIT { NULL, 0, 0, MAIL_LIST_INIT, 0 }
 
 /*
  * Read the messages of file (stdin when NULL or "-") and find the pull

@@ -1,11 +1,12 @@
-#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "pullreq.h"
 
 static const char SINCE[] = "The following changes since commit ";
+static const char SINCE_ID[] = "changes since commit ";
 static const char AVAILABLE[] = "are available in the git repository at:";
 static const char UPTO[] = "for you to fetch changes up to ";
 static const char DESCRIPTION[] = "(from the branch description for ";
@@ -111,7 +112,152 @@ static int next_line(const char **p, const char *end, struct str *line)
 	return nl != NULL;
 }
 
-/* A decimal number of at most 18 digits at s (n bytes): its length, or 0. */
+/* ------------------------------------------------------------------ */
+/* What mail does to spaces and quoting.                               */
+
+/*
+ * A Unicode space at s (n bytes, UTF-8): its length, or 0.  U+00A0,
+ * U+2000 to U+200A, U+202F, U+205F and U+3000: what mail clients and
+ * editors put for a space.
+ */
+static size_t uspace(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n >= 2 && u[0] == 0xc2 && u[1] == 0xa0)
+		return 2;
+	if (n < 3)
+		return 0;
+	if (u[0] == 0xe2 && u[1] == 0x80 && (u[2] <= 0x8a || u[2] == 0xaf))
+		return u[2] >= 0x80 ? 3 : 0;
+	if (u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f)
+		return 3;
+	if (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
+		return 3;
+	return 0;
+}
+
+/* A space of either kind at s: its length, or 0. */
+static size_t any_space(const char *s, size_t n)
+{
+	return n && is_space(s[0]) ? 1 : uspace(s, n);
+}
+
+/* Where needle (NUL-terminated) is in l, or NULL. */
+static const char *find(struct str l, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; l.len >= n && i <= l.len - n; i++)
+		if (!memcmp(l.s + i, needle, n))
+			return l.s + i;
+	return NULL;
+}
+
+/* Where needle (lowercase) is in l, in any case, or NULL. */
+static const char *find_ci(struct str l, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; l.len >= n && i <= l.len - n; i++)
+		if (eq_ci(l.s + i, n, needle))
+			return l.s + i;
+	return NULL;
+}
+
+/*
+ * The quoting of a request: the '>' marks and then the indent of the
+ * line its anchor is on (an indent counts spaces of either kind).
+ */
+struct prefix {
+	size_t depth, indent;
+};
+
+/* The prefix of line l if phrase at at is all that follows it. */
+static struct prefix prefix_of(struct str l, const char *at)
+{
+	struct prefix pf = { 0, 0 };
+	const char *p = l.s, *end = at;
+	size_t k;
+
+	while (p < end) {
+		if (*p == '>') {
+			pf.depth++;
+			pf.indent = 0;
+			p++;
+		} else if ((k = any_space(p, (size_t)(end - p)))) {
+			pf.indent++;
+			p += k;
+		} else {
+			pf.depth = pf.indent = 0;	/* prose before it */
+			break;
+		}
+	}
+	return pf;
+}
+
+/*
+ * Line l without the prefix: its '>' marks up to the request's depth
+ * (a line quoted less deep loses those it has: a client may have
+ * joined quote marks), then the indent.
+ */
+static struct str unquote(struct str l, const struct prefix *pf)
+{
+	const char *p = l.s, *end = l.s + l.len;
+	size_t need = pf->depth, indent = pf->indent, k;
+
+	while (need) {
+		const char *q = p;
+
+		while ((k = any_space(q, (size_t)(end - q))))
+			q += k;
+		if (q == end)
+			return mkstr(NULL, 0);	/* ">" alone: a blank line */
+		if (*q != '>') {
+			if (need == pf->depth)
+				return l;	/* not quoted: not the request's */
+			break;
+		}
+		p = q + 1;
+		need--;
+	}
+	while (indent-- && (k = any_space(p, (size_t)(end - p))))
+		p += k;
+	return mkstr(p, (size_t)(end - p));
+}
+
+/*
+ * Copy line l to out, each Unicode space that is in the indent, in a
+ * run of spaces or at the end made a space: what git wrote there.
+ * Returns the bytes written; *spaces is set when one was.
+ */
+static size_t copy_spaces(struct str l, char *out, int *spaces)
+{
+	size_t i = 0, o = 0, k;
+	int lead = 1;
+
+	while (i < l.len) {
+		if ((k = uspace(l.s + i, l.len - i))) {
+			size_t after = i + k;
+
+			if (lead || (o && out[o - 1] == ' ') || after == l.len ||
+			    any_space(l.s + after, l.len - after)) {
+				out[o++] = ' ';
+				*spaces = 1;
+			} else {
+				memcpy(out + o, l.s + i, k);
+				o += k;
+			}
+			i = after;
+			continue;
+		}
+		if (!is_space(l.s[i]))
+			lead = 0;
+		out[o++] = l.s[i++];
+	}
+	return o;
+}
+
 /* ------------------------------------------------------------------ */
 /* The pull request in a text.                                         */
 
@@ -142,28 +288,44 @@ static struct str commit_id(struct str rest)
 	return mkstr(rest.s, rest.len);
 }
 
+/* The id after phrase at at in line l (an empty string when none). */
+static struct str id_after(struct str l, const char *at, const char *phrase)
+{
+	const char *s = at + strlen(phrase);
+
+	return commit_id(mkstr(s, (size_t)(l.s + l.len - s)));
+}
+
 struct lines {
 	struct str *l;
-	size_t nr;
+	size_t nr, alloc;
 };
+
+static int grow_lines(struct lines *L, size_t nr)
+{
+	if (nr > L->alloc) {
+		size_t alloc = L->alloc ? 2 * L->alloc : 64;
+		struct str *grown;
+
+		while (alloc < nr)
+			alloc *= 2;
+		grown = realloc(L->l, alloc * sizeof(*grown));
+		if (!grown)
+			return -1;
+		L->l = grown;
+		L->alloc = alloc;
+	}
+	return 0;
+}
 
 static int split_lines(const char *text, size_t len, struct lines *out)
 {
 	const char *p = text, *end = text + len;
-	size_t alloc = 0;
 
-	out->l = NULL;
-	out->nr = 0;
+	memset(out, 0, sizeof(*out));
 	while (p < end) {
-		if (out->nr == alloc) {
-			struct str *grown;
-
-			alloc = alloc ? 2 * alloc : 64;
-			grown = realloc(out->l, alloc * sizeof(*grown));
-			if (!grown)
-				return -1;
-			out->l = grown;
-		}
+		if (grow_lines(out, out->nr + 1))
+			return -1;
 		next_line(&p, end, &out->l[out->nr++]);
 	}
 	return 0;
@@ -194,55 +356,222 @@ static struct str indented_after(const struct lines *L, size_t from,
 	return mkstr(NULL, 0);
 }
 
+/*
+ * The lines of the request, in memory it owns: from line `from` to
+ * `to` of raw, its prefix off and its spaces made git's.
+ */
+static int copy_request(const struct lines *raw, size_t from, size_t to,
+			const struct prefix *pf, struct pullreq *req,
+			struct lines *L)
+{
+	size_t i, size = 1;
+	char *buf, *o;
+	int spaces = 0;
+
+	memset(L, 0, sizeof(*L));
+	for (i = from; i < to; i++)
+		size += raw->l[i].len + 1;
+	buf = malloc(size);
+	if (!buf || own(req, buf) || grow_lines(L, to - from + 1))
+		return -1;
+	o = buf;
+	for (i = from; i < to; i++) {
+		struct str l = unquote(raw->l[i], pf);
+
+		if (l.len != raw->l[i].len)
+			req->damage |= PULLREQ_QUOTED;
+		L->l[L->nr].s = o;
+		L->l[L->nr].len = copy_spaces(l, o, &spaces);
+		o += L->l[L->nr++].len;
+		*o++ = '\n';
+	}
+	if (spaces)
+		req->damage |= PULLREQ_SPACES;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The diffstats.                                                      */
+
+/* The words a --summary line starts with, after its space. */
+static const char *const summary_words[] = {
+	"create mode ", "delete mode ", "rename ", "copy ", "rewrite ",
+	"mode change ", NULL
+};
+
+static int summary_word(struct str l)
+{
+	size_t i;
+
+	for (i = 0; summary_words[i]; i++)
+		if (starts_with(l, summary_words[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Line l as a stat line of git's, with one space before it whatever
+ * its indent: in *v (l itself, or a copy the request owns).  0, or -1
+ * when out of memory.
+ */
+static int stat_view(struct pullreq *req, struct str l, struct str *v)
+{
+	size_t i = 0;
+	char *copy;
+
+	while (i < l.len && l.s[i] == ' ')
+		i++;
+	if (i) {
+		*v = mkstr(l.s + i - 1, l.len - i + 1);
+		return 0;
+	}
+	*v = l;
+	if (!l.len || is_space(l.s[0]) ||
+	    !(memchr(l.s, '|', l.len) || (l.s[0] >= '0' && l.s[0] <= '9') ||
+	      starts_with(l, "...") || summary_word(l)))
+		return 0;
+	copy = malloc(l.len + 1);
+	if (!copy || own(req, copy))
+		return -1;
+	copy[0] = ' ';
+	memcpy(copy + 1, l.s, l.len);
+	*v = mkstr(copy, l.len + 1);
+	return 0;
+}
+
+static int is_row(struct str v)
+{
+	struct stat_row row;
+
+	return stat_parse_row(v, &row);
+}
+
+static int is_totals(struct str v)
+{
+	struct stat_totals t;
+
+	return stat_parse_totals(v, &t);
+}
+
+static int is_bar(struct str l)
+{
+	size_t i;
+
+	for (i = 0; i < l.len; i++)
+		if (l.s[i] != '+' && l.s[i] != '-')
+			return 0;
+	return l.len > 0;
+}
+
+/*
+ * Summary lines a mail client appended to line l (the totals line, or
+ * a summary line), two spaces before each: 1 and l cut before the
+ * first, *rest from it on; 0 when none; -1 when out of memory.  Only
+ * the first two spaces before a summary word are tried: linear time.
+ */
+static int split_joined(struct pullreq *req, struct str *l, struct str *rest)
+{
+	struct stat_summary sum;
+	struct str v;
+	size_t j;
+
+	for (j = 1; j + 1 < l->len; j++)
+		if (l->s[j - 1] == ' ' && l->s[j] == ' ' &&
+		    summary_word(mkstr(l->s + j + 1, l->len - j - 1)))
+			break;
+	if (j + 1 >= l->len)
+		return 0;
+	if (stat_view(req, mkstr(l->s, j - 1), &v))
+		return -1;
+	if (!is_totals(v) && !stat_parse_summary(v, &sum))
+		return 0;
+	*rest = mkstr(l->s + j, l->len - j);
+	l->len = j - 1;
+	return 1;
+}
+
+/*
+ * Line a, not a stat row, and line b only a +/- graph or the "| N +-"
+ * part of a row: one row a mail client wrapped, joined again in
+ * *joined.  1 when joined, 0 when not, -1 when out of memory.
+ */
+static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
+			struct str *joined)
+{
+	struct str a = trim(la), b = trim(lb), va, vb;
+	char *s;
+
+	if (!a.len || !b.len || (!is_bar(b) && b.s[0] != '|'))
+		return 0;
+	if (stat_view(req, la, &va) || stat_view(req, lb, &vb))
+		return -1;
+	if (is_row(va) || is_row(vb) || is_totals(vb))
+		return 0;
+	s = malloc(a.len + b.len + 2);
+	if (!s)
+		return -1;
+	s[0] = ' ';
+	memcpy(s + 1, a.s, a.len);
+	s[a.len + 1] = ' ';
+	memcpy(s + a.len + 2, b.s, b.len);
+	if (!is_row(mkstr(s, a.len + b.len + 2))) {
+		free(s);
+		return 0;
+	}
+	if (own(req, s))
+		return -1;
+	*joined = mkstr(s, a.len + b.len + 2);
+	return 1;
+}
+
 struct block {
-	size_t rows, total, end;	/* first row, total line, after summary */
+	size_t first, rows_end, end;	/* first row, after the rows, after
+					   the totals and summary */
+	int has_totals;
 	struct stat_totals t;
 };
 
-/* Do the rows above the total line at t add up to it? */
-static int find_block(const struct lines *L, size_t lo, size_t t,
-		      struct block *bl)
+struct blocks {
+	struct block *b;
+	size_t nr, alloc;
+};
+
+/* The diffstats in lines [from, to) of views v. */
+static int find_blocks(const struct str *v, size_t from, size_t to,
+		       struct blocks *out)
 {
-	unsigned long long target, sum = 0;
-	size_t r = t, nfiles = 0;
-	int cut = 0;
+	size_t i = from;
 
-	if (!stat_parse_totals(L->l[t], &bl->t))
-		return 0;
-	while (r > lo) {
-		struct stat_row row;
+	while (i < to) {
+		struct block bl;
+		struct stat_summary sum;
+		size_t j = i;
 
-		if (stat_is_cut(L->l[r - 1]) && r == t && !cut) {
-			cut = 1;
-		} else if (stat_parse_row(L->l[r - 1], &row)) {
-			if (row.kind != STAT_ROW_UNMERGED)
-				nfiles++;
-			if (row.kind == STAT_ROW_TEXT) {
-				if ((unsigned long long)row.changes > ULLONG_MAX / 4 - sum)
-					return 0;
-				sum += (unsigned long long)row.changes;
-			}
-		} else {
-			break;
+		if (!is_row(v[i])) {
+			i++;
+			continue;
 		}
-		r--;
+		memset(&bl, 0, sizeof(bl));
+		bl.first = i;
+		while (j < to && is_row(v[j]))
+			j++;
+		if (j < to && stat_is_cut(v[j]))
+			j++;
+		bl.rows_end = j;
+		if (j < to && stat_parse_totals(v[j], &bl.t)) {
+			bl.has_totals = 1;
+			j++;
+		}
+		while (j < to && stat_parse_summary(v[j], &sum))
+			j++;
+		bl.end = j;
+		if (grow_array((void **)&out->b, out->nr, &out->alloc,
+			       sizeof(*out->b)))
+			return -1;
+		out->b[out->nr++] = bl;
+		i = j;
 	}
-	target = (unsigned long long)bl->t.insertions +
-		 (unsigned long long)bl->t.deletions;
-	if (r == t || (cut ? nfiles >= (size_t)bl->t.files :
-		       nfiles != (size_t)bl->t.files || sum != target))
-		return 0;
-	bl->rows = r;
-	bl->total = t;
-	bl->end = t + 1;
-	while (bl->end < L->nr) {
-		struct stat_summary s;
-
-		if (!stat_parse_summary(L->l[bl->end], &s))
-			break;
-		bl->end++;
-	}
-	return 1;
+	return 0;
 }
 
 static int patch_follows(const struct lines *L, size_t i)
@@ -252,66 +581,202 @@ static int patch_follows(const struct lines *L, size_t i)
 	return i < L->nr && starts_with(L->l[i], "diff --git ");
 }
 
-void pullreq_release(struct pullreq *req)
+static void block_release(struct pullreq_block *b)
 {
 	size_t i;
 
-	free(req->row);
-	free(req->summary);
+	for (i = 0; i < b->nr_authors; i++)
+		free(b->author[i].subject);
+	free(b->author);
+	free(b->row);
+	free(b->summary);
+}
+
+void pullreq_release(struct pullreq *req)
+{
+	struct pullreq_block main = { 0 };
+	size_t i;
+
+	main.author = req->author;
+	main.nr_authors = req->nr_authors;
+	main.row = req->row;
+	main.summary = req->summary;
+	block_release(&main);
+	for (i = 0; i < req->nr_extra_blocks; i++)
+		block_release(&req->extra[i]);
+	free(req->extra);
 	for (i = 0; i < req->nr_owned_; i++)
 		free(req->owned_[i]);
 	free(req->owned_);
 	memset(req, 0, sizeof(*req));
 }
 
-/* Fill the rows and summary lines of the block. */
-static int take_block(const struct lines *L,
-		      const struct block *bl, struct pullreq *req)
+/* "<author> (<count>):", as git shortlog writes it: 1, *name and *count. */
+static int author_line(struct str l, struct str *name, long *count)
 {
-	char *owned;
-	size_t i;
+	struct str t = trim(l);
+	size_t k;
 
-	req->files = bl->t.files;
-	req->insertions = bl->t.insertions;
-	req->deletions = bl->t.deletions;
-	req->row = calloc(bl->total - bl->rows, sizeof(*req->row));
-	if (bl->end > bl->total + 1)
-		req->summary = calloc(bl->end - bl->total - 1,
-				      sizeof(*req->summary));
-	if (!req->row || (bl->end > bl->total + 1 && !req->summary))
+	if (t.len < 5 || t.s[t.len - 1] != ':' || t.s[t.len - 2] != ')')
+		return 0;
+	k = t.len - 3;
+	while (k && t.s[k] >= '0' && t.s[k] <= '9')
+		k--;
+	if (t.s[k] != '(' || k == t.len - 3 || k < 2 || t.s[k - 1] != ' ' ||
+	    t.len - 3 - k > 9)
+		return 0;
+	*name = trim(mkstr(t.s, k - 1));
+	*count = strtol(t.s + k + 1, NULL, 10);
+	return name->len > 0;
+}
+
+static size_t indent_of(struct str l)
+{
+	size_t i = 0;
+
+	while (i < l.len && is_space(l.s[i]))
+		i++;
+	return i;
+}
+
+/* Subject a, and b after it (a wrapped subject): one line the request owns. */
+static int join_subject(struct pullreq *req, struct str *a, struct str b)
+{
+	char *s = malloc(a->len + b.len + 1);
+
+	if (!s || own(req, s))
 		return -1;
-	for (i = bl->rows; i < bl->total; i++) {
-		struct stat_row *row = &req->row[req->nr_rows];
+	memcpy(s, a->s, a->len);
+	s[a->len] = ' ';
+	memcpy(s + a->len + 1, b.s, b.len);
+	*a = mkstr(s, a->len + b.len + 1);
+	return 0;
+}
 
-		if (!stat_parse_row(L->l[i], row)) {
-			req->rows_cut = 1;	/* the " ..." line */
+/* The shortlog in lines [from, to): its authors and their subjects. */
+static int parse_shortlog(struct pullreq *req, const struct lines *L,
+			  size_t from, size_t to, struct pullreq_block *b)
+{
+	struct pullreq_author *au = NULL;
+	size_t i, alloc = 0, alloc_subjects = 0, indent = 0;
+
+	for (i = from; i < to; i++) {
+		struct str name, l = L->l[i];
+		long count;
+
+		if (is_blank(l)) {
+			au = NULL;
+		} else if (author_line(l, &name, &count)) {
+			if (grow_array((void **)&b->author, b->nr_authors,
+				       &alloc, sizeof(*b->author)))
+				return -1;
+			au = &b->author[b->nr_authors++];
+			memset(au, 0, sizeof(*au));
+			au->name = name;
+			au->count = count;
+			alloc_subjects = 0;
+		} else if (au && au->nr_subjects && indent_of(l) > indent) {
+			if (join_subject(req, &au->subject[au->nr_subjects - 1],
+					 trim(l)))
+				return -1;
+		} else if (au) {
+			if (grow_array((void **)&au->subject, au->nr_subjects,
+				       &alloc_subjects, sizeof(*au->subject)))
+				return -1;
+			if (!au->nr_subjects)
+				indent = indent_of(l);
+			au->subject[au->nr_subjects++] = trim(l);
+		}
+	}
+	return 0;
+}
+
+/* The +/- of a text row's graph, counted: 1 when they make up its N. */
+static int graph_counts(struct str v, long changes, long *ins, long *del)
+{
+	size_t n = v.len;
+	long plus = 0, minus = 0;
+
+	while (n && is_space(v.s[n - 1]))
+		n--;
+	for (; n && (v.s[n - 1] == '+' || v.s[n - 1] == '-'); n--) {
+		if (v.s[n - 1] == '+')
+			plus++;
+		else
+			minus++;
+	}
+	*ins += plus;
+	*del += minus;
+	return plus + minus == changes;
+}
+
+/* Fill b with the rows, totals and summary lines of bl. */
+static int take_block(struct pullreq *req, const struct str *v,
+		      const struct block *bl, struct pullreq_block *b)
+{
+	unsigned long long sum = 0;
+	long ins = 0, del = 0;
+	int exact = 1;
+	char *owned;
+	size_t i, nfiles = 0;
+	size_t nr_summary = bl->end - bl->rows_end - (size_t)bl->has_totals;
+
+	b->row = calloc(bl->rows_end - bl->first, sizeof(*b->row));
+	if (nr_summary)
+		b->summary = calloc(nr_summary, sizeof(*b->summary));
+	if (!b->row || (nr_summary && !b->summary))
+		return -1;
+	for (i = bl->first; i < bl->rows_end; i++) {
+		struct stat_row *row = &b->row[b->nr_rows];
+
+		if (!stat_parse_row(v[i], row)) {
+			b->rows_cut = 1;	/* the " ..." line */
 			continue;
 		}
 		if (!row->abbreviated &&
 		    (stat_name_paths(row->name, &row->path, &row->from, &owned) ||
 		     own(req, owned)))
 			return -1;
-		req->nr_rows++;
+		if (row->kind != STAT_ROW_UNMERGED)
+			nfiles++;
+		if (row->kind == STAT_ROW_TEXT) {
+			sum += (unsigned long long)row->changes;
+			exact &= graph_counts(v[i], row->changes, &ins, &del);
+		}
+		b->nr_rows++;
 	}
-	for (i = bl->total + 1; i < bl->end; i++) {
-		struct stat_summary *sum = &req->summary[req->nr_summary++];
+	if (bl->has_totals) {
+		b->files = bl->t.files;
+		b->insertions = bl->t.insertions;
+		b->deletions = bl->t.deletions;
+		b->rows_uneven = b->rows_cut ? nfiles >= (size_t)b->files :
+			nfiles != (size_t)b->files ||
+			sum != (unsigned long long)b->insertions +
+			       (unsigned long long)b->deletions;
+	} else {
+		b->totals_missing = 1;
+		b->files = (long)nfiles;
+		b->insertions = exact ? ins : -1;
+		b->deletions = exact ? del : -1;
+	}
+	for (i = 0; i < nr_summary; i++) {
+		struct stat_summary *s = &b->summary[b->nr_summary++];
 
-		stat_parse_summary(L->l[i], sum);
-		if (sum->kind == STAT_SUMMARY_RENAME ||
-		    sum->kind == STAT_SUMMARY_COPY ?
-		    stat_name_paths(sum->name, &sum->path, &sum->from, &owned) :
-		    stat_name_path(sum->name, &sum->path, &owned))
+		stat_parse_summary(v[bl->rows_end + (size_t)bl->has_totals + i], s);
+		if (s->kind == STAT_SUMMARY_RENAME ||
+		    s->kind == STAT_SUMMARY_COPY ?
+		    stat_name_paths(s->name, &s->path, &s->from, &owned) :
+		    stat_name_path(s->name, &s->path, &owned))
 			return -1;
 		if (own(req, owned))
 			return -1;
 	}
-	req->has_patch = patch_follows(L, bl->end);
 	return 0;
 }
 
 /* The sections between the "up to" lines and the diffstat. */
 static void take_sections(const struct lines *L, size_t upto, size_t rows,
-			  struct pullreq *req)
+			  struct pullreq *req, size_t *shortlog)
 {
 	size_t i, first = 0, last = 0, desc = 0;
 	int seps = 0;
@@ -331,9 +796,11 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 		if (req->tip_subject.len)	/* skip the subject line */
 			from++;
 		req->shortlog = span(L, from, rows);
+		*shortlog = from;
 		return;
 	}
 	req->shortlog = span(L, last + 1, rows);
+	*shortlog = last + 1;
 	for (i = first + 1; i < last; i++)
 		if (starts_with(L->l[i], DESCRIPTION) &&
 		    (i == first + 1 || is_separator(L->l[i - 1]))) {
@@ -348,56 +815,87 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 	}
 }
 
-const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
+/*
+ * The line of raw a request is found by: its "up to" line, else its
+ * "since" line, else its repository line; *at where the words are.
+ */
+static size_t find_anchor(const struct lines *raw, const char **at)
 {
-	struct lines L;
-	struct block bl, chosen;
-	const char *err = NULL;
-	size_t i, since, at, upto, last_sep = 0;
-	int have = 0, saw_total = 0;
-	struct stat_totals dummy;
+	static const char *const words[] = { UPTO, SINCE_ID, NULL };
+	size_t i, w;
 
-	memset(req, 0, sizeof(*req));
-	if (split_lines(len ? text : empty, len, &L)) {
-		free(L.l);
-		return "out of memory";
-	}
-	for (i = 0; i < L.nr && !starts_with(L.l[i], SINCE); i++)
+	for (w = 0; words[w]; w++)
+		for (i = 0; i < raw->nr; i++)
+			if ((*at = find(raw->l[i], words[w])))
+				return i;
+	for (i = 0; i < raw->nr; i++)
+		if ((*at = find_ci(raw->l[i], AVAILABLE)))
+			return i;
+	*at = NULL;
+	return raw->nr;
+}
+
+/*
+ * The lines [*start, *end) of raw that hold the request anchored at
+ * line anchor: from its "since" line to the next request's.
+ */
+static void request_lines(const struct lines *raw, size_t anchor,
+			  int is_upto, size_t *start, size_t *end)
+{
+	size_t i, next;
+
+	for (i = anchor + 1; i-- > 0;)
+		if (find(raw->l[i], SINCE_ID))
+			break;
+	*start = i == (size_t)-1 ? 0 : i;
+	*end = raw->nr;
+	if (!is_upto)
+		return;
+	for (next = anchor + 1; next < raw->nr; next++)
+		if (find(raw->l[next], UPTO))
+			break;
+	if (next == raw->nr)
+		return;
+	for (i = next; i > anchor + 1; i--)
+		if (find(raw->l[i - 1], SINCE_ID))
+			break;
+	*end = i > anchor + 1 ? i - 1 : next;
+}
+
+/* The header lines of the request in L: since, repository, URL, up to. */
+static const char *find_header(const struct lines *L, struct pullreq *req,
+			       size_t *upto_line)
+{
+	const char *at = NULL;
+	size_t i, since, at_line;
+
+	for (i = 0; i < L->nr && !(at = find(L->l[i], SINCE_ID)); i++)
 		;
-	if (i == L.nr) {
-		err = "no 'The following changes since commit' line";
-		goto out;
-	}
+	if (i == L->nr)
+		return "no 'The following changes since commit' line";
 	since = i;
-	/* a second request (mailinfo joins a message's parts): not this one's */
-	for (i = since + 1; i < L.nr && !starts_with(L.l[i], SINCE); i++)
-		;
-	L.nr = i;
-	i = since;
-	req->base = commit_id(mkstr(L.l[i].s + strlen(SINCE), L.l[i].len - strlen(SINCE)));
-	if (!req->base.len) {
-		err = "no commit id after 'The following changes since commit'";
-		goto out;
-	}
-	for (i = since + 1; i < L.nr; i++) {
-		struct str t = trim(L.l[i]);
+	if ((size_t)(at - L->l[i].s) != strlen(SINCE) - strlen(SINCE_ID) ||
+	    !starts_with(L->l[i], SINCE))
+		req->damage |= PULLREQ_HEADER;
+	req->base = id_after(L->l[i], at, SINCE_ID);
+	if (!req->base.len)
+		return "no commit id after 'The following changes since commit'";
+	for (i = since + 1; i < L->nr; i++) {
+		struct str t = trim(L->l[i]);
 
 		if (eq_ci(t.s, t.len, AVAILABLE))
 			break;
 	}
-	if (i == L.nr) {
-		err = "no 'are available in the Git repository at:' line";
-		goto out;
-	}
-	at = i;
-	req->base_subject = indented_after(&L, since + 1, at);
-	for (i = at + 1; i < L.nr && is_blank(L.l[i]); i++)
+	if (i == L->nr)
+		return "no 'are available in the Git repository at:' line";
+	at_line = i;
+	req->base_subject = indented_after(L, since + 1, at_line);
+	for (i = at_line + 1; i < L->nr && is_blank(L->l[i]); i++)
 		;
-	if (i == L.nr || starts_with(L.l[i], UPTO)) {
-		err = "no repository URL after 'are available in the Git repository at:'";
-		goto out;
-	} else {
-		struct str t = trim(L.l[i]);
+	if (i == L->nr || find(L->l[i], UPTO))
+		return "no repository URL after 'are available in the Git repository at:'";
+	else {
+		struct str t = trim(L->l[i]);
 		size_t k = t.len;
 
 		while (k && !is_space(t.s[k - 1]))
@@ -411,47 +909,252 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 			req->url = t;
 		}
 	}
-	for (; i < L.nr && !starts_with(L.l[i], UPTO); i++)
+	for (; i < L->nr && !(at = find(L->l[i], UPTO)); i++)
 		;
-	if (i == L.nr) {
-		err = "no 'for you to fetch changes up to' line";
-		goto out;
-	}
-	upto = i;
-	req->tip = commit_id(mkstr(L.l[i].s + strlen(UPTO), L.l[i].len - strlen(UPTO)));
-	if (!req->tip.len) {
-		err = "no commit id after 'for you to fetch changes up to'";
-		goto out;
-	}
-	req->tip_subject = indented_after(&L, upto + 1, L.nr);
+	if (i == L->nr)
+		return "no 'for you to fetch changes up to' line";
+	if (at != L->l[i].s)
+		req->damage |= PULLREQ_HEADER;
+	req->tip = id_after(L->l[i], at, UPTO);
+	if (!req->tip.len)
+		return "no commit id after 'for you to fetch changes up to'";
+	req->tip_subject = indented_after(L, i + 1, L->nr);
+	*upto_line = i;
+	return NULL;
+}
 
-	for (i = upto + 1; i < L.nr; i++)
-		if (is_separator(L.l[i]))
-			last_sep = i;
-	for (i = upto + 1; i < L.nr; i++) {
-		if (!stat_parse_totals(L.l[i], &dummy))
-			continue;
-		saw_total = 1;
-		if (!find_block(&L, upto + 1, i, &bl))
-			continue;
-		chosen = bl;
-		have = 1;
-		/* one in a tag message has a separator after it */
-		if (patch_follows(&L, bl.end) || last_sep < bl.end)
-			break;
+static int push_line(struct lines *L, struct str l)
+{
+	if (grow_lines(L, L->nr + 1))
+		return -1;
+	L->l[L->nr++] = l;
+	return 0;
+}
+
+/*
+ * Split and join again the stat lines mail clients joined or cut, in
+ * lines [from, *to) of L, in one pass; *to moves with them.
+ */
+static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
+			   size_t *to)
+{
+	struct lines out = { NULL, 0, 0 };
+	size_t i, w;
+	int r = 0;
+
+	for (i = 0; i < from; i++)
+		if (push_line(&out, L->l[i]))
+			goto fail;
+	for (; i < *to; i++) {
+		struct str l = L->l[i], rest;
+
+		while ((r = split_joined(req, &l, &rest)) > 0) {
+			req->damage |= PULLREQ_WRAPPED;
+			if (push_line(&out, l))
+				goto fail;
+			l = rest;
+		}
+		if (r < 0 || push_line(&out, l))
+			goto fail;
 	}
-	if (!have) {
-		err = saw_total ?
-			"the diffstat's rows do not add up to its 'files changed' line" :
-			"no diffstat (no ' N files changed' line)";
+	for (i = w = from; i < out.nr; i++, w++) {
+		struct str joined;
+
+		r = i + 1 < out.nr ?
+			join_wrapped(req, out.l[i], out.l[i + 1], &joined) : 0;
+		if (r < 0)
+			goto fail;
+		if (r) {
+			req->damage |= PULLREQ_WRAPPED;
+			out.l[w] = joined;
+			i++;
+		} else {
+			out.l[w] = out.l[i];
+		}
+	}
+	out.nr = w;
+	for (i = *to; i < L->nr; i++)
+		if (push_line(&out, L->l[i]))
+			goto fail;
+	*to = w;
+	free(L->l);
+	*L = out;
+	return 0;
+fail:
+	free(out.l);
+	return -1;
+}
+
+/* The request's diffstat among the blocks: an index, or -1. */
+static long choose_block(const struct lines *L, const struct blocks *B,
+			 size_t last_sep)
+{
+	size_t k;
+
+	for (k = 0; k < B->nr; k++)
+		if (B->b[k].first > last_sep ||
+		    (B->b[k].has_totals && patch_follows(L, B->b[k].end)))
+			return (long)k;
+	for (k = B->nr; k-- > 0;)
+		if (B->b[k].has_totals)
+			return (long)k;
+	return -1;
+}
+
+static int same_str(struct str a, struct str b)
+{
+	return a.len == b.len && !memcmp(a.s, b.s, a.len);
+}
+
+/* Is x the request's diffstat again, row for row (a sender's repeat)? */
+static int repeats(const struct pullreq *req, const struct pullreq_block *x)
+{
+	size_t i;
+
+	if (x->files != req->files || x->insertions != req->insertions ||
+	    x->deletions != req->deletions || x->nr_rows != req->nr_rows)
+		return 0;
+	for (i = 0; i < x->nr_rows; i++)
+		if (x->row[i].changes != req->row[i].changes ||
+		    !same_str(x->row[i].name, req->row[i].name))
+			return 0;
+	return 1;
+}
+
+/*
+ * Blocks after the chosen one with a totals line: another's, kept
+ * aside; one that is the request's again says nothing new and is not.
+ */
+static int take_extra(struct pullreq *req, const struct lines *L,
+		      const struct str *v, const struct blocks *B, size_t chosen)
+{
+	size_t k, n = chosen < B->nr ? B->nr - chosen - 1 : 0;
+
+	if (!n)
+		return 0;
+	req->extra = calloc(n, sizeof(*req->extra));
+	if (!req->extra)
+		return -1;
+	for (k = chosen + 1; k < B->nr; k++) {
+		struct pullreq_block *x = &req->extra[req->nr_extra_blocks];
+
+		if (!B->b[k].has_totals)
+			continue;
+		req->nr_extra_blocks++;
+		x->shortlog = span(L, B->b[k - 1].end, B->b[k].first);
+		if (parse_shortlog(req, L, B->b[k - 1].end, B->b[k].first, x) ||
+		    take_block(req, v, &B->b[k], x))
+			return -1;
+		if (repeats(req, x)) {
+			block_release(x);
+			memset(x, 0, sizeof(*x));
+			req->nr_extra_blocks--;
+		}
+	}
+	return 0;
+}
+
+static const char *find_diffstat(struct pullreq *req, struct lines *L,
+				 size_t upto)
+{
+	struct blocks B = { NULL, 0, 0 };
+	struct pullreq_block main;
+	struct str *v = NULL;
+	const char *err = NULL;
+	size_t i, end = upto + 1, last_sep = 0, shortlog;
+	long chosen;
+	int failed;
+
+	while (end < L->nr && !starts_with(L->l[end], "diff --git "))
+		end++;
+	if (mend_stat_lines(req, L, upto + 1, &end))
+		return "out of memory";
+	v = calloc(end + 1, sizeof(*v));
+	if (!v)
+		return "out of memory";
+	for (i = upto + 1; i < end; i++) {
+		if (stat_view(req, L->l[i], &v[i])) {
+			err = "out of memory";
+			goto out;
+		}
+		if (is_separator(L->l[i]))
+			last_sep = i;
+	}
+	if (find_blocks(v, upto + 1, end, &B)) {
+		err = "out of memory";
 		goto out;
 	}
-	take_sections(&L, upto, chosen.rows, req);
-	if (take_block(&L, &chosen, req))
+	chosen = choose_block(L, &B, last_sep);
+	if (chosen < 0) {
+		err = "no diffstat (no ' N files changed' line)";
+		goto out;
+	}
+	take_sections(L, upto, B.b[chosen].first, req, &shortlog);
+	memset(&main, 0, sizeof(main));
+	failed = parse_shortlog(req, L, shortlog, B.b[chosen].first, &main) ||
+		 take_block(req, v, &B.b[chosen], &main);
+	req->author = main.author;
+	req->nr_authors = main.nr_authors;
+	req->row = main.row;
+	req->nr_rows = main.nr_rows;
+	req->rows_cut = main.rows_cut;
+	req->totals_missing = main.totals_missing;
+	req->rows_uneven = main.rows_uneven;
+	req->files = main.files;
+	req->insertions = main.insertions;
+	req->deletions = main.deletions;
+	req->summary = main.summary;
+	req->nr_summary = main.nr_summary;
+	req->has_patch = patch_follows(L, B.b[chosen].end);
+	if (failed || take_extra(req, L, v, &B, (size_t)chosen))
 		err = "out of memory";
 out:
+	free(B.b);
+	free(v);
+	return err;
+}
+
+const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
+{
+	struct lines raw, L = { NULL, 0, 0 };
+	struct prefix pf = { 0, 0 };
+	const char *err = NULL, *at;
+	size_t anchor, start, end, upto = 0, next = 0;
+
+	memset(req, 0, sizeof(*req));
+	if (split_lines(len ? text : empty, len, &raw)) {
+		err = "out of memory";
+		goto out;
+	}
+	anchor = find_anchor(&raw, &at);
+	if (anchor == raw.nr) {
+		err = "no 'The following changes since commit' line";
+		goto out;
+	}
+	request_lines(&raw, anchor, !!find(raw.l[anchor], UPTO), &start, &end);
+	if (end < raw.nr)
+		next = (size_t)(raw.l[end].s - text);
+	pf = prefix_of(raw.l[anchor], at);
+	if (copy_request(&raw, start, end, &pf, req, &L)) {
+		err = "out of memory";
+		goto out;
+	}
+	err = find_header(&L, req, &upto);
+	if (!err)
+		err = find_diffstat(req, &L, upto);
+out:
+	free(raw.l);
 	free(L.l);
 	if (err)
 		pullreq_release(req);
+	req->next = next;
 	return err;
+}
+
+int pullreq_telltale(const char *text, size_t len)
+{
+	struct str t = mkstr(text, len);
+
+	return find(t, SINCE_ID) || find(t, UPTO) ||
+	       find_ci(t, "are available in the git repository at");
 }

@@ -13,9 +13,9 @@
  *
  * pullreq_find() is a pure function over bytes: no I/O, no global
  * state, no git, no assumption that the text is NUL-terminated.  The
- * strings of the result point into the text, which must outlive it, or
- * into memory the result owns (paths unquoted out of the stat's
- * names), which lives until pullreq_release().
+ * strings of the result point into memory the result owns (the
+ * request's lines with what mail did undone, paths unquoted out of the
+ * stat's names), which lives until pullreq_release().
  *
  *	The following changes since commit <base>:
  *
@@ -49,19 +49,79 @@
  *
  * Text before the first line (a greeting) and after the diffstat (a
  * signature) is ignored.  The commit ids are 7 to 64 hex digits
- * (is_hex_id()).  The words of the lines are matched exactly, but "Git"
- * in "are available in the Git repository at:" in any case (older gits
- * wrote "git").
+ * (is_hex_id()).  "Git" in "are available in the Git repository at:"
+ * is matched in any case (older gits wrote "git").
  *
- * The diffstat is found by its " N file(s) changed" line, after the
- * "up to" line: the stat rows are the lines right above it that parse
- * as rows, and they must add up to it (as many rows as files, and the
- * rows' N summing to insertions + deletions).  A block that adds up but
- * is followed by a "----" separator line (64 dashes, as request-pull
- * writes them) is one quoted in a tag message or branch description and
- * is passed over, unless a patch ("diff --git ") follows it directly;
- * when every block is passed over, the last one is taken.
+ * What mail does to that text is undone, the damage named in the
+ * result (enum pullreq_damage):
+ *
+ *  - Unicode spaces (U+00A0 no-break space and the like) where git wrote
+ *    spaces: in the indent of a line, and in a run of spaces (the
+ *    padding of the stat's rows); one inside a name is left alone;
+ *  - the request quoted in a reply ("> ", ">", "> > ") or indented as a
+ *    whole: the prefix of its "up to" line is taken off every line of it;
+ *    the diffstat's rows and totals line may be indented by any amount,
+ *    or not at all;
+ *  - a header line after prose on the same line, or damaged at its start
+ *    ("he following changes since commit <id>:"): the request is found
+ *    by "changes since commit <id>", the repository line and its URL,
+ *    and "for you to fetch changes up to <id>";
+ *  - a stat row wrapped by the mail client (its +/- graph, or its
+ *    "| N +-" part, on a line of its own) is joined again; summary lines
+ *    appended to the totals line are split off it.
+ *
+ * A diffstat is a run of stat rows (a " ..." line may end it), with the
+ * " N file(s) changed" line after it, or without (the totals were cut
+ * off: totals_missing).  A diffstat before the last "----" separator
+ * line (64 dashes, as request-pull writes them) is one quoted in a tag
+ * message or branch description and is passed over, unless a patch
+ * ("diff --git ") follows it directly.  The request's diffstat is the
+ * first after its shortlog; when there is none, the last one passed
+ * over.  Other shortlogs and diffstats with their totals line after it
+ * (another request's, pasted in) are kept in extra[], not taken; one
+ * that is the request's diffstat again, row for row, is left out.
+ *
+ * A text may hold several requests, each with its "up to" line: the
+ * first is found, and next says where the text after it starts.
  */
+
+/* What mail did to a request's text, undone (the bits of damage). */
+enum pullreq_damage {
+	PULLREQ_SPACES = 1 << 0,	/* Unicode spaces for git's spaces */
+	PULLREQ_QUOTED = 1 << 1,	/* quoted, or indented as a whole */
+	PULLREQ_WRAPPED = 1 << 2,	/* stat lines wrapped or joined */
+	PULLREQ_HEADER = 1 << 3		/* a header line not as git writes
+					   it: damaged, or after prose */
+};
+
+/* One author's commits in a shortlog: "<author> (<count>):" and subjects. */
+struct pullreq_author {
+	struct str name;
+	long count;			/* -1 when not written */
+	struct str *subject;		/* as written (a wrapped one joined) */
+	size_t nr_subjects;
+};
+
+/* A shortlog and the diffstat after it. */
+struct pullreq_block {
+	struct str shortlog;		/* its text, or empty */
+	struct pullreq_author *author;
+	size_t nr_authors;
+	struct stat_row *row;
+	size_t nr_rows;
+	int rows_cut;			/* a " ..." line: fewer rows than files */
+	/*
+	 * No " N files changed" line: files, insertions and deletions
+	 * are counted from the rows (insertions and deletions from their
+	 * graphs, -1 both when a graph is scaled and they cannot be).
+	 */
+	int totals_missing;
+	int rows_uneven;		/* the rows do not add up to the totals */
+	long files, insertions, deletions;
+	struct stat_summary *summary;
+	size_t nr_summary;
+};
+
 struct pullreq {
 	struct str base;		/* hex id "since commit" */
 	struct str base_subject;	/* "<subject> (<date>)", or empty */
@@ -74,25 +134,47 @@ struct pullreq {
 	struct str tag_message;		/* each of these three without */
 	struct str description;		/* the blank lines around it, */
 	struct str shortlog;		/* or empty */
+	struct pullreq_author *author;	/* the shortlog, parsed */
+	size_t nr_authors;
 
 	struct stat_row *row;
 	size_t nr_rows;
 	int rows_cut;			/* a " ..." line: fewer rows than files */
+	int totals_missing;		/* as in struct pullreq_block */
+	int rows_uneven;
 	long files, insertions, deletions;
 	struct stat_summary *summary;
 	size_t nr_summary;
 	int has_patch;			/* "diff --git " right after it (-p) */
+
+	unsigned damage;		/* enum pullreq_damage bits */
+	/* shortlogs and diffstats after the request's: not what it brings */
+	struct pullreq_block *extra;
+	size_t nr_extra_blocks;
+	/*
+	 * Where another request starts, as an offset into the text
+	 * (0: none follows); set when an error is returned too.
+	 */
+	size_t next;
 
 	char **owned_;			/* private: what the paths point into */
 	size_t nr_owned_, alloc_owned_;
 };
 
 /*
- * Find the pull request in len bytes of text into *req: NULL, or a
+ * Find the first pull request in len bytes of text into *req: NULL, or a
  * static sentence saying what is missing, such as "no 'The following
- * changes since commit' line", or "out of memory" (*req then empty).
+ * changes since commit' line", or "out of memory" (*req then empty but
+ * for next).  The next one is found in text + req->next.
  */
 const char *pullreq_find(const char *text, size_t len, struct pullreq *req);
+
+/*
+ * Does the text have a line of a request in it ("The following changes
+ * since commit", "are available in the Git repository at", "for you to
+ * fetch changes up to"), whether or not a request can be read from it?
+ */
+int pullreq_telltale(const char *text, size_t len);
 
 /* Free what pullreq_find() allocated; *req is then empty. */
 void pullreq_release(struct pullreq *req);

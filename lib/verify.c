@@ -535,6 +535,58 @@ static void add_earlier(struct strbuf *sb, const struct strvec *numbers,
 				    "messages " : "message ", numbers->v[i]);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The commits the mail's other shortlog and diffstat blocks list (one
+ * pasted from another request) that pulling the tip does not bring:
+ * how many of their subjects are not those of <upstream>..<tip>.
+ */
+static long foreign_commits(const struct verifying *vf,
+			    const struct pullreq *req, struct failure *fail)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strvec pulled = STRVEC_INIT;
+	size_t b, a, k;
+	long n = 0;
+	char *line, *nl;
+
+	strvec_pushl(&cp.args, "log", "--no-show-signature", "--format=%s",
+		     "--end-of-options", NULL);
+	strvec_pushf(&cp.args, "%s..%s", vf->p.upstream.oid.buf, vf->tip.buf);
+	cp.out = &out;
+	if (run_or_fail(&cp, "git log", fail))
+		return -1;
+	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		strvec_push(&pulled, line);
+	}
+	qsort(pulled.v, pulled.nr, sizeof(*pulled.v), cmp_str);
+	for (b = 0; b < req->nr_extra_blocks; b++)
+		for (a = 0; a < req->extra[b].nr_authors; a++) {
+			const struct pullreq_author *au = &req->extra[b].author[a];
+
+			for (k = 0; k < au->nr_subjects; k++) {
+				const char *key;
+
+				strbuf_reset(&subject);
+				strbuf_add(&subject, au->subject[k].s,
+					   au->subject[k].len);
+				key = subject.buf;
+				n += !bsearch(&key, pulled.v, pulled.nr,
+					      sizeof(*pulled.v), cmp_str);
+			}
+		}
+	strvec_clear(&pulled);
+	strbuf_release(&out);
+	strbuf_release(&subject);
+	return n;
+}
+
 /*
  * Why a request's diffstat differs, for a person: the branch moved,
  * upstream has merged the tip already, or has some of its commits
@@ -654,6 +706,20 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		strbuf_addstr(sb, "clean diffstat:     ");
 		add_totals(sb, &ct);
 		strbuf_addch(sb, '\n');
+	}
+	if (req->nr_extra_blocks) {
+		long foreign = foreign_commits(vf, req, fail);
+
+		if (foreign < 0)
+			goto out;
+		if (foreign) {
+			v = DIFFERS;
+			strbuf_addf(sb, porcelain ? "note foreign %ld\n" :
+				    "verdict: differs: the mail also lists %ld "
+				    "commit%s that pulling it does not bring\n",
+				    foreign, porcelain || foreign == 1 ? "" : "s");
+			goto out;
+		}
 	}
 	if (request_is(req, &clean, &mt)) {
 		v = MATCHES;
@@ -861,6 +927,58 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 }
 
 /*
+ * What the finder undid or found wrong in the request's text, one note
+ * a line before its report, which starts in sb at `at`; or a "damage"
+ * record after the report's first record (its "message <n>").
+ */
+static void add_damage_notes(struct strbuf *sb, size_t at,
+			     const struct pullreq *req, int porcelain)
+{
+	static const char *const what[] = {
+		"spaces", "Unicode spaces where git wrote spaces",
+		"quoted", "the request is quoted or indented",
+		"wrapped", "stat lines wrapped or joined by a mail client",
+		"header", "a header line is not as git writes it",
+		NULL
+	};
+	struct strbuf notes = STRBUF_INIT, rest = STRBUF_INIT;
+	const char *nl;
+	size_t i;
+
+	for (i = 0; what[i]; i += 2)
+		if (req->damage & (1u << (i / 2)))
+			strbuf_addf(&notes, porcelain ? "damage %s\n" : "note: %s\n",
+				    what[porcelain ? i : i + 1]);
+	if (req->totals_missing)
+		strbuf_addstr(&notes, porcelain ? "damage totals-missing\n" :
+			      "note: the diffstat has no 'files changed' line: "
+			      "its totals are counted from its rows\n");
+	if (req->rows_uneven)
+		strbuf_addstr(&notes, porcelain ? "damage rows-uneven\n" :
+			      "note: the diffstat's rows do not add up to its "
+			      "'files changed' line\n");
+	if (req->rows_cut)
+		strbuf_addstr(&notes, porcelain ? "damage cut\n" :
+			      "note: the diffstat is cut short (' ...'): "
+			      "it shows fewer rows than files\n");
+	if (req->nr_extra_blocks)
+		strbuf_addf(&notes, porcelain ? "damage extra-blocks %zu\n" :
+			    "note: %zu more shortlog and diffstat after the "
+			    "request's: not what pulling it brings\n",
+			    req->nr_extra_blocks);
+	if (!notes.len)
+		return;
+	if (porcelain && (nl = memchr(sb->buf + at, '\n', sb->len - at)))
+		at = (size_t)(nl - sb->buf) + 1;
+	strbuf_add(&rest, sb->buf + at, sb->len - at);
+	strbuf_setlen(sb, at);
+	strbuf_add(sb, notes.buf, notes.len);
+	strbuf_add(sb, rest.buf, rest.len);
+	strbuf_release(&notes);
+	strbuf_release(&rest);
+}
+
+/*
  * Report every request that is ready, in the order of the input, as
  * soon as those before it are reported: the output is the same however
  * many fetches run at once.
@@ -874,14 +992,19 @@ static void report_ready(struct verifying_all *all)
 		struct request *r = &all->rq[all->next_report++];
 		const struct pullmsg *msg = r->vf.msg;
 		enum verdict v = FAILED;
+		size_t at;
 
 		if (all->mbox && !opts->porcelain) {
 			if (all->next_report > 1)
 				strbuf_addch(&sb, '\n');
 			strbuf_addf(&sb, "message %zu: ", msg->number);
 			quote_shown(&sb, msg->subject.s, msg->subject.len);
+			if (msg->nr_requests > 1)
+				strbuf_addf(&sb, " (request %zu of %zu)",
+					    msg->request, msg->nr_requests);
 			strbuf_addch(&sb, '\n');
 		}
+		at = sb.len;
 		if (r->vf.how && opts->in_order) {
 			/* into <upstream> with those before it pulled */
 			strbuf_add(&r->upstream, all->chain.buf, all->chain.len);
@@ -911,6 +1034,7 @@ static void report_ready(struct verifying_all *all)
 				fprintf(stderr, "%s\n", r->fail.detail.buf);
 			add_failure(&sb, msg, &r->fail, opts->porcelain);
 		}
+		add_damage_notes(&sb, at, &msg->req, opts->porcelain);
 		all->count[v]++;
 		all->status |= v != MATCHES;
 		fwrite(sb.buf, 1, sb.len, stdout);
@@ -1027,19 +1151,21 @@ int verify(const struct options *opts)
 	pullmsg_read(opts->verify_file, &list);
 	if (!list.mbox && list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
+	/* a request that cannot be read is one to report, not to skip */
 	for (i = 0; i < list.nr; i++)
-		nr += !list.msg[i].error;
+		nr += !list.msg[i].error || list.msg[i].telltale;
 	if (!nr)
 		die("no pull request in any of the %zu messages", list.nr);
 
-	all.mbox = list.mbox;
+	/* several requests, even in one message: a report each */
+	all.mbox = list.mbox || list.nr > 1;
 	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
 	all.rq = xmalloc(nr * sizeof(*all.rq));
 	for (i = 0; i < list.nr; i++) {
 		const struct pullmsg *msg = &list.msg[i];
 		struct request *r;
 
-		if (msg->error)
+		if (msg->error && !msg->telltale)
 			continue;
 		r = &all.rq[all.nr++];
 		memset(r, 0, sizeof(*r));
@@ -1059,6 +1185,13 @@ int verify(const struct options *opts)
 		add_str(&r->vf.url, &msg->req.url);
 		add_str(&r->vf.ref, &msg->req.ref);
 		add_str(&r->vf.want, &msg->req.tip);
+		if (msg->error) {
+			/* it looks like a request, but none can be read */
+			strbuf_addf(&r->fail.why, "no pull request in message "
+				    "%zu: %s", msg->number, msg->error);
+			r->ready = 1;
+			continue;
+		}
 		/* untrusted: what is to be fetched is checked before any git */
 		if (!opts->no_fetch &&
 		    fetchgate_check(&no_rewrites, r->vf.url.buf, r->vf.ref.buf,

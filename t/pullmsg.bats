@@ -298,6 +298,8 @@ other_request() {
 		mail_multipart mixed 'b-1=_x' "$BATS_TEST_TMPDIR"/p[1-4]
 	} >"$BATS_TEST_TMPDIR/mail"
 	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "request 2 of 2" &&
+	first_request
 	check_request linus topic
 }
 
@@ -315,6 +317,8 @@ other_request() {
 			"$BATS_TEST_TMPDIR/html"
 	} >"$BATS_TEST_TMPDIR/mail"
 	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "request 2 of 2" &&
+	first_request
 	check_request linus topic
 }
 
@@ -339,6 +343,8 @@ other_request() {
 			"$BATS_TEST_TMPDIR/attachment"
 	} | mail_crlf >"$BATS_TEST_TMPDIR/mail"
 	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "request 2 of 2" &&
+	first_request
 	check_request linus topic
 }
 
@@ -363,12 +369,17 @@ other_request() {
 
 # message_of_parse <n>: message <n> of the parse in
 # $BATS_TEST_TMPDIR/all becomes the last parse.
+# first_request: keep the first request of a message of the last parse.
+first_request() {
+	sed -i '/^request 2 of /,$d' "$BATS_TEST_TMPDIR/actual"
+}
+
 message_of_parse() {
 	sed -n "/^message $1\$/,/^message $(($1 + 1))\$/p" "$BATS_TEST_TMPDIR/all" \
 		>"$BATS_TEST_TMPDIR/actual"
 }
 
-@test "an mbox: one result per message, '>From ' unquoted, a reply without a request named" {
+@test "an mbox: one result per message, '>From ' unquoted, a reply quoting the request read too" {
 	history_simple
 	request_of_topic
 	git tag -a -m 'ext4 for vN
@@ -393,7 +404,8 @@ From the desk of A U Thor: all of ext4.' for-linus topic
 	check_request linus topic
 	parsed_has 'subject [GIT PULL] one'
 	message_of_parse 2
-	parsed_has "error no 'The following changes since commit' line"
+	check_request linus topic
+	parsed_has 'damage quoted'
 	message_of_parse 3
 	check_request linus for-linus tags/for-linus
 	parsed_has 'tag-message ext4 for vN\n\nFrom the desk of A U Thor: all of ext4.'
@@ -669,12 +681,202 @@ no_request_without() {
 	no_request_without '/^ .* | /,$d' "no diffstat (no ' N files changed' line)"
 }
 
-@test "a stat row broken by a mail client: the rows do not add up, said so" {
+@test "a stat row broken by a mail client: joined again, the damage named" {
 	history_stat_shapes
 	request_of_topic
-	no_request_without '/^ \.\.\.\/calc\.c /s/ *|/\n&/' \
-		"the diffstat's rows do not add up to its 'files changed' line"
+	sed '/^ \.\.\.\/calc\.c /s/ *|/\n&/' "$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/mail"
 	grep -q '^ *|  *1 +$' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks '^error ' &&
+	parsed_lacks '^rows-uneven' &&
+	parsed_has 'damage wrapped'
+}
+
+# What real mail clients do to a request: made-up mails of the shapes
+# real ones have.
+
+# client <perl> <file>: the request with the perl filter applied, as
+# the file.
+client() {
+	perl -pe "$1" "$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/$2"
+}
+
+# no-break spaces (U+00A0) for the indent and for runs of spaces, one
+# then a space, as Thunderbird writes them
+# shellcheck disable=SC2016 # perl's $, not the shell's
+NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. length($1 . $2) - 1}ge'
+
+@test "no-break spaces for the indent and the padding (Thunderbird): read as git's spaces" {
+	history_stat_shapes
+	request_of_topic
+	client "$NBSP" body
+	grep -q "$(printf '^\302\240 *file:')" "$BATS_TEST_TMPDIR/body"
+	grep -q "$(printf '^\302\240doc/.*\302\240|')" "$BATS_TEST_TMPDIR/body"
+	mail_message base64 'Subject: [GIT PULL] nbsp' <"$BATS_TEST_TMPDIR/body" \
+		>"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage spaces'
+}
+
+@test "a no-break space inside a name is the name's" {
+	history_simple
+	request_of_topic
+	perl -pe 's/^ \S.* \|.*$/ caf\xc2\xa0menu.txt | 2 +-/ and $done++ or
+		s/^ \d+ files? changed.*$/ 1 file changed, 1 insertion(+), 1 deletion(-)/ or
+		$done && /^ \S.* \|/ && ($_ = "")' \
+		"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "$(printf 'row 2 caf\302\240menu.txt')"
+	parsed_lacks '^damage spaces'
+}
+
+@test "a request quoted in a reply or indented as a whole: read, the quoting named" {
+	history_stat_shapes
+	request_of_topic
+	for prefix in '> ' '>' '> > ' '    '; do
+		{
+			printf 'On Thu, A U Thor wrote:\n'
+			sed "s/^/$prefix/" "$BATS_TEST_TMPDIR/request"
+			printf '\nPulled, thanks.\n'
+		} >"$BATS_TEST_TMPDIR/mail"
+		parse "$BATS_TEST_TMPDIR/mail"
+		check_request linus topic
+		parsed_has 'damage quoted'
+	done
+}
+
+@test "a +/- graph wrapped onto a line of its own: the row joined again" {
+	history_stat_shapes
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client '$d or s/^( \S.* \| +\d+) ([-+]+)$/$1\n$2/ and $d = 1' mail
+	grep -qx ' *[-+][-+]*' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage wrapped'
+}
+
+@test "summary lines appended to the totals line: split off it" {
+	history_stat_shapes
+	request_of_topic
+	perl -0pe 's/\n( (?:create mode|delete mode|rename|mode change))/ $1/g' \
+		"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	grep -q 'deletions\?(-)  rename .*  create mode' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage wrapped'
+}
+
+@test "the header after a line of prose, or damaged at its start: the request found by its ids" {
+	history_simple
+	request_of_topic
+	client 's/^The following/Please pull: git request-pull linus topic The following/' mail
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage header'
+	client 's/^The following/he following/' mail
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage header'
+}
+
+@test "the totals line cut off: the rows read, the totals counted from them, said so" {
+	history_simple
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client '$_ = "" if / files? changed/' mail
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'totals-missing'
+}
+
+@test "a diffstat cut short by a ' ...' row: read, said to be cut" {
+	history_stat_shapes
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client 'if (/^ \S.* \| / && ++$n > 3) { $_ = $n == 4 ? " ...\n" : "" }' mail
+	grep -qx ' \.\.\.' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks '^error '
+	parsed_has cut
+}
+
+@test "the diffstat's rows do not add up to its totals: still read, said so" {
+	history_simple
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client 's/\| +\d+ /| 99 / if /^ \S.* \| +\d+ / && !$n++' mail
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks '^error '
+	parsed_has rows-uneven
+}
+
+@test "two shortlogs and diffstats: the first after the shortlog is the request's, the other kept aside" {
+	history_simple
+	request_of_topic
+	other_request
+	{
+		cat "$BATS_TEST_TMPDIR/request"
+		printf '\n'
+		sed -n '/^A U Thor/,/changed/p' "$BATS_TEST_TMPDIR/other-request"
+	} >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	sed -n '/^extra 1$/,$p' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/extra"
+	sed -i '/^extra 1$/,$d' "$BATS_TEST_TMPDIR/actual"
+	check_request linus topic
+	grep -qx 'row [0-9]* lib/other.c' "$BATS_TEST_TMPDIR/extra"
+	grep -qx '  subject other: work' "$BATS_TEST_TMPDIR/extra"
+}
+
+@test "the request's shortlog and diffstat written twice: the repeat is not another's" {
+	history_simple
+	request_of_topic
+	{
+		cat "$BATS_TEST_TMPDIR/request"
+		printf '\n'
+		sed -n '/^A U Thor (/,/ files\? changed/p' "$BATS_TEST_TMPDIR/request"
+	} >"$BATS_TEST_TMPDIR/mail"
+	[ "$(grep -c ' files\? changed' "$BATS_TEST_TMPDIR/mail")" -eq 2 ]
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_lacks '^extra '
+}
+
+@test "two requests in one mail: each header with its own diffstat" {
+	history_simple
+	request_of_topic
+	other_request
+	cat "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request" |
+		mail_message 8bit 'Subject: [GIT PULL] two' >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	cp "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/all"
+	parsed_has 'request 1 of 2' 'request 2 of 2'
+	first_request
+	check_request linus topic
+	sed -n '/^request 2 of 2$/,$p' "$BATS_TEST_TMPDIR/all" >"$BATS_TEST_TMPDIR/actual"
+	check_request linus other
+}
+
+@test "the shortlog is read into authors and their subjects" {
+	history_simple
+	request_of_topic
+	base=$(git merge-base linus topic)
+	{
+		git shortlog "$base..topic" | sed -n 's/^\(.*\) (\([0-9]*\)):$/author \2 \1/p'
+		git log --reverse --format='  subject %s' "$base..topic"
+	} | sort >"$BATS_TEST_TMPDIR/expect"
+	grep -e '^author ' -e '^  subject ' "$BATS_TEST_TMPDIR/actual" | sort |
+		test_cmp "$BATS_TEST_TMPDIR/expect" -
+}
+
+@test "a reply that quotes a request down to its tip: no diffstat, but it looks like a request" {
+	history_simple
+	request_of_topic
+	sed -e '/^----/,$d' -e 's/^/> /' "$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "error no diffstat (no ' N files changed' line)" telltale
 }
 
 # pullmsg_says <status> <line> <subcommand> <arg>...: test-pullmsg exits

@@ -480,6 +480,89 @@ bad_mbox() {
 	expect_unchanged
 }
 
+# verdicts: the message, verdict, error and summary lines of the report.
+verdicts() {
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/'
+}
+
+@test "an mbox: a message that looks like a request but has none is an error line, counted; a plain reply is skipped" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.1"
+	sed -e '/^----/,$d' -e 's/^/> /' "$r" |
+		mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.2"
+	echo 'Thanks, pulled.' | mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.3"
+	mail_mbox "$r".[1-3] >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	verdicts >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] topic
+	verdict: matches
+	message 2: Re: [GIT PULL] topic
+	error: no pull request in message 2: no diffstat (no ' N files changed' line)
+	2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	run_tool --verify="$r.mbox" --allow-local --porcelain
+	expect_status 1
+	grep -qx 'summary 2 1 0 0 0 1' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "a message with two requests: a report for each, each with its own diffstat" {
+	history_simple
+	git checkout -q -b other linus
+	test_commit "other: work" lib/other.c other
+	git checkout -q topic
+	publish topic other
+	request linus other
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request"
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	cat "$r" "$BATS_TEST_TMPDIR/other-request" |
+		mail_message 8bit 'Subject: [GIT PULL] two' >"$r.mail"
+	receiver
+	run_tool --verify="$r.mail" --allow-local
+	expect_status 0
+	verdicts >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] two (request 1 of 2)
+	verdict: matches
+	message 1: [GIT PULL] two (request 2 of 2)
+	verdict: matches
+	2 pull requests: matches 2, messy 0, differs 0, conflicts 0, errors 0
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	expect_unchanged
+}
+
+@test "a request quoted in a reply: verified, the quoting noted" {
+	simple_request
+	sed 's/^/> /' "$r" >"$r.quoted"
+	receiver
+	run_tool --verify="$r.quoted" --allow-local
+	expect_status 0
+	grep -qx 'note: the request is quoted or indented' "$BATS_TEST_TMPDIR/actual"
+	grep -q '^verdict: matches' "$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r.quoted" --allow-local --porcelain
+	expect_status 0
+	grep -qx 'damage quoted' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "a diffstat cut short by a ' ...' row: the report says it is cut" {
+	simple_request
+	perl -pe 'if (/^ \S.* \| / && ++$n > 1) { $_ = $n == 2 ? " ...\n" : "" }' "$r" >"$r.cut"
+	receiver
+	run_tool --verify="$r.cut" --allow-local
+	grep -q "^note: the diffstat is cut short" "$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r.cut" --allow-local --porcelain
+	grep -qx 'damage cut' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
 # start_daemon: a git daemon serving the test's directory (see
 # t/lib/servers.bash), and $url the URL of pub.git there.
 start_daemon() {

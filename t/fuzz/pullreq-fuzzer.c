@@ -3,10 +3,11 @@
  * request in the input as a decoded text, and read every byte of every
  * string of the result, so that ASan catches one that points at freed
  * or foreign memory; check what the header promises (an error or a
- * request, a request has rows that add up); then put what it found
- * through the URL and ref checks (lib/fetchgate.c) and the name matcher,
- * and the input itself, cut at its first two NULs, through the matcher
- * and stat_name() (the pointer walks of pprint_rename()).
+ * request, a request has rows that add up unless it says they do not);
+ * then put what it found through the URL and ref checks
+ * (lib/fetchgate.c) and the name matcher, and the input itself, cut at
+ * its first two NULs, through the matcher and stat_name() (the pointer
+ * walks of pprint_rename()).
  */
 #include "fuzz.h"
 #include "../../lib/fetchgate.h"
@@ -58,8 +59,26 @@ static void check_request(const struct pullreq *r)
 			files++;
 		names(row->name, row->path, row->from);
 	}
-	if (r->rows_cut ? files >= (size_t)r->files : files != (size_t)r->files)
+	if (!r->rows_uneven && !r->totals_missing &&
+	    (r->rows_cut ? files >= (size_t)r->files : files != (size_t)r->files))
 		abort();
+	if (r->totals_missing && files != (size_t)r->files)
+		abort();
+	for (i = 0; i < r->nr_authors; i++) {
+		size_t j;
+
+		walk(r->author[i].name);
+		for (j = 0; j < r->author[i].nr_subjects; j++)
+			walk(r->author[i].subject[j]);
+	}
+	for (i = 0; i < r->nr_extra_blocks; i++) {
+		size_t j;
+
+		walk(r->extra[i].shortlog);
+		for (j = 0; j < r->extra[i].nr_rows; j++)
+			names(r->extra[i].row[j].name, r->extra[i].row[j].path,
+			      r->extra[i].row[j].from);
+	}
 	for (i = 0; i < r->nr_summary; i++)
 		names(r->summary[i].name, r->summary[i].path,
 		      r->summary[i].from);

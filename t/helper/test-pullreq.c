@@ -9,11 +9,16 @@
  *		as below, or "error <what is missing>"
  *	test-pullreq mail [<file>]
  *		pullmsg_read() of the file or stdin: "mbox" when it is a
- *		mailbox, then per message: "message <n>", then "<field>
- *		<value>" lines (subject, from, date; then error, or base, url,
- *		ref, tip, tag-message, description, shortlog, one "row" per
- *		stat row with its "  path" and "  from", total, cut,
- *		"summary" lines, patch); a field's bytes are C-escaped
+ *		mailbox, then per message: "message <n>" (and "request <i>
+ *		of <n>" when it holds several), then "<field> <value>" lines
+ *		(subject, from, date; then error and "telltale" when it
+ *		looks like a request, or base, url, ref, tip, tag-message,
+ *		description, shortlog, "author <count> <name>" with its
+ *		"  subject" lines, one "row" per stat row with its "  path"
+ *		and "  from", total, totals-missing, rows-uneven, cut,
+ *		"summary" lines, patch, "damage <what>" lines, then
+ *		"extra <k>" and the authors and stat of each extra block);
+ *		a field's bytes are C-escaped
  *		(\n, \t, \\, \ooo), empty fields are left out
  *	test-pullreq text [<file>]
  *		mail_read(): per message "message <n>" and its decoded
@@ -85,24 +90,28 @@ static void paths(struct str path, struct str from)
 	field("  from", from);
 }
 
-static void print_request(const struct pullreq *r)
+static void print_shortlog(const struct pullreq_author *a, size_t nr)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr; i++) {
+		printf("author %ld ", a[i].count);
+		put_escaped(a[i].name.s, a[i].name.len);
+		putchar('\n');
+		for (j = 0; j < a[i].nr_subjects; j++)
+			field("  subject", a[i].subject[j]);
+	}
+}
+
+static void print_stat(const struct pullreq_block *b)
 {
 	static const char *const kinds[] = {
 		"create", "delete", "rename", "copy", "rewrite", "mode-change"
 	};
 	size_t i;
 
-	field("base", r->base);
-	field("base-subject", r->base_subject);
-	field("url", r->url);
-	field("ref", r->ref);
-	field("tip", r->tip);
-	field("tip-subject", r->tip_subject);
-	field("tag-message", r->tag_message);
-	field("description", r->description);
-	field("shortlog", r->shortlog);
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct stat_row *row = &r->row[i];
+	for (i = 0; i < b->nr_rows; i++) {
+		const struct stat_row *row = &b->row[i];
 
 		if (row->kind == STAT_ROW_TEXT)
 			printf("row %ld ", row->changes);
@@ -116,11 +125,15 @@ static void print_request(const struct pullreq *r)
 		putchar('\n');
 		paths(row->path, row->from);
 	}
-	printf("total %ld %ld %ld\n", r->files, r->insertions, r->deletions);
-	if (r->rows_cut)
+	printf("total %ld %ld %ld\n", b->files, b->insertions, b->deletions);
+	if (b->totals_missing)
+		puts("totals-missing");
+	if (b->rows_uneven)
+		puts("rows-uneven");
+	if (b->rows_cut)
 		puts("cut");
-	for (i = 0; i < r->nr_summary; i++) {
-		const struct stat_summary *s = &r->summary[i];
+	for (i = 0; i < b->nr_summary; i++) {
+		const struct stat_summary *s = &b->summary[i];
 
 		printf("summary %s", kinds[s->kind]);
 		if (s->kind == STAT_SUMMARY_CREATE && s->new_mode)
@@ -137,8 +150,48 @@ static void print_request(const struct pullreq *r)
 		putchar('\n');
 		paths(s->path, s->from);
 	}
+}
+
+static void print_request(const struct pullreq *r)
+{
+	static const char *const damage[] = {
+		"spaces", "quoted", "wrapped", "header"
+	};
+	struct pullreq_block b;
+	size_t i;
+
+	field("base", r->base);
+	field("base-subject", r->base_subject);
+	field("url", r->url);
+	field("ref", r->ref);
+	field("tip", r->tip);
+	field("tip-subject", r->tip_subject);
+	field("tag-message", r->tag_message);
+	field("description", r->description);
+	field("shortlog", r->shortlog);
+	print_shortlog(r->author, r->nr_authors);
+	memset(&b, 0, sizeof(b));
+	b.row = r->row;
+	b.nr_rows = r->nr_rows;
+	b.rows_cut = r->rows_cut;
+	b.totals_missing = r->totals_missing;
+	b.rows_uneven = r->rows_uneven;
+	b.files = r->files;
+	b.insertions = r->insertions;
+	b.deletions = r->deletions;
+	b.summary = r->summary;
+	b.nr_summary = r->nr_summary;
+	print_stat(&b);
 	if (r->has_patch)
 		puts("patch");
+	for (i = 0; i < sizeof(damage) / sizeof(*damage); i++)
+		if (r->damage & (1u << i))
+			printf("damage %s\n", damage[i]);
+	for (i = 0; i < r->nr_extra_blocks; i++) {
+		printf("extra %zu\n", i + 1);
+		print_shortlog(r->extra[i].author, r->extra[i].nr_authors);
+		print_stat(&r->extra[i]);
+	}
 }
 
 static int cmd_find(void)
@@ -193,6 +246,9 @@ static int cmd_mail(const char *file)
 		const struct pullmsg *m = &list.msg[i];
 
 		printf("message %zu\n", m->number);
+		if (m->nr_requests > 1)
+			printf("request %zu of %zu\n", m->request,
+			       m->nr_requests);
 		field("subject", m->subject);
 		field("from", m->from);
 		field("date", m->date);
@@ -200,6 +256,8 @@ static int cmd_mail(const char *file)
 			printf("error %s\n", m->error);
 		else
 			print_request(&m->req);
+		if (m->error && m->telltale)
+			puts("telltale");
 	}
 	pullmsg_release(&list);
 	return 0;
