@@ -112,31 +112,39 @@ void at_cleanup(void (*fn)(void))
 		die("atexit failed");
 }
 
+/* Stop because standard output could not be written (what), as git. */
+static NORETURN void die_of_stdout(const char *what)
+{
+	int saved_errno = errno;
+
+	/* the reader went away: die of SIGPIPE quietly, as git does */
+	if (saved_errno == EPIPE || signals_take() == SIGPIPE)
+		signals_die(SIGPIPE);
+	if (!saved_errno)
+		die("%s", what);
+	errno = saved_errno;
+	die_errno("%s", what);
+}
+
+void flush_stdout(void)
+{
+	errno = 0;
+	if (fflush(stdout))
+		die_of_stdout("write failure on standard output");
+}
+
 void exit_flushing_stdout(int status)
 {
-	const char *what = NULL;
 	struct stat st;
 
 	if (fstat(fileno(stdout), &st))	/* closed by the caller: as git */
 		exit(status);
+	flush_stdout();
 	errno = 0;
-	if (fflush(stdout))
-		what = "write failure on standard output";
-	else if (ferror(stdout))	/* an earlier write failed: errno is gone */
-		what = "unknown write failure on standard output";
-	else if (fclose(stdout))
-		what = "close failed on standard output";
-	if (what) {
-		int saved_errno = errno;
-
-		/* the reader went away: die of SIGPIPE quietly, as git does */
-		if (saved_errno == EPIPE || signals_take() == SIGPIPE)
-			signals_die(SIGPIPE);
-		if (!saved_errno)
-			die("%s", what);
-		errno = saved_errno;
-		die_errno("%s", what);
-	}
+	if (ferror(stdout))		/* an earlier write failed: errno is gone */
+		die_of_stdout("unknown write failure on standard output");
+	if (fclose(stdout))
+		die_of_stdout("close failed on standard output");
 	exit(status);
 }
 

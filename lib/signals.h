@@ -33,4 +33,10 @@ void at_cleanup(void (*fn)(void));
  */
 NORETURN void exit_flushing_stdout(int status);
 
+/*
+ * Write out what is buffered for standard output now (a report that is
+ * ready), or stop as exit_flushing_stdout() would on a failure.
+ */
+void flush_stdout(void);
+
 #endif

@@ -14,6 +14,7 @@
 #include "quote.h"
 #include "resolve.h"
 #include "run.h"
+#include "signals.h"
 #include "stat.h"
 #include "verify.h"
 
@@ -1038,7 +1039,7 @@ static void report_ready(struct verifying_all *all)
 		all->count[v]++;
 		all->status |= v != MATCHES;
 		fwrite(sb.buf, 1, sb.len, stdout);
-		fflush(stdout);
+		flush_stdout();
 		strbuf_reset(&sb);
 	}
 	strbuf_release(&sb);
