@@ -261,6 +261,16 @@ expected_request_pull() {
 	grep -q "$url for-linus" "$BATS_TEST_TMPDIR/actual"
 }
 
+@test "--request-pull -- <start> <url> <end>: \"--\" ends the options, as request-pull's does" {
+	history_partly_pulled
+	publish topic:refs/heads/for-linus
+	expected_request_pull linus "$url" topic:for-linus
+	run_tool --request-pull -- linus "$url" topic:for-linus
+	matches_procedure
+	run_tool --request-pull linus -- "$url" topic:for-linus
+	matches_procedure
+}
+
 @test "--request-pull with a conflict names the conflicts and exits 1" {
 	history_conflict
 	publish topic
