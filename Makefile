@@ -223,7 +223,7 @@ distcheck: dist
 	done && \
 	test "$$("$$tmp/inst/usr/bin/git-clean-diffstat" --version)" = \
 		'git-clean-diffstat version $(VERSION)' && \
-	grep -q '^\.TH .* "git\\-clean\\-diffstat $(VERSION)"' \
+	grep -q '^\.TH .* "$(VERSION)" ' \
 		"$$tmp/inst/usr/share/man/man1/git-clean-diffstat.1" && \
 	$(MAKE) test TEST_FLAGS='$(TEST_FLAGS)' && \
 	echo "distcheck: $(DIST).tar.gz builds, installs and passes make test"
