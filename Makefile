@@ -128,7 +128,7 @@ C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 C_SOURCES += t/helper/test-pullreq.c t/helper/test-repo-state.c \
 	t/fuzz/pullreq-fuzzer.c
-SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
+SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb contrib/make-rpm t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
 	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \
 	bench/run bench/make-repo
@@ -229,22 +229,20 @@ distcheck: dist
 	echo "distcheck: $(DIST).tar.gz builds, installs and passes make test"
 
 # The Debian package, built from the tarball with contrib/debian
-# (contrib/make-deb): packages/*.deb, .buildinfo and .changes.
+# (contrib/make-deb): packages/*.deb, .buildinfo and .changes, the
+# packager DEBFULLNAME <DEBEMAIL>.
 deb: dist
 	rm -f packages/*.deb packages/*.buildinfo packages/*.changes
 	contrib/make-deb $(DIST).tar.gz packages
 
-# The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec:
-# packages/*.rpm.  Where the build requirements are not RPMs (Debian):
+# The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec
+# (contrib/make-rpm): packages/*.rpm, the packager rpmbuild's %packager.
+# Where the build requirements are not RPMs (Debian):
 # make rpm RPMBUILD_FLAGS='--nodeps --without check'.
 RPMBUILD_FLAGS =
 rpm: dist
-	rm -rf packages/rpm packages/*.rpm && mkdir -p packages/rpm
-	rpmbuild -bb $(RPMBUILD_FLAGS) --define '_topdir $(CURDIR)/packages/rpm' \
-		--define '_sourcedir $(CURDIR)' --define 'gcd_version $(VERSION)' \
-		contrib/rpm/git-clean-diffstat.spec
-	mv packages/rpm/RPMS/*/*.rpm packages/
-	rm -rf packages/rpm
+	rm -f packages/*.rpm
+	contrib/make-rpm $(DIST).tar.gz packages $(RPMBUILD_FLAGS)
 
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
