@@ -109,6 +109,14 @@ test-matrix: all $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
 		t/matrix $(GIT_VERSIONS)
 
+# git's own tests of git request-pull (t5150-request-pull.sh of each
+# release's tarball) with "git clean-diffstat --request-pull" in its
+# place, on each git of GIT_VERSIONS but the system's (t/git-t5150): a
+# drop-in passes them.
+test-t5150: $(PROGRAM)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
+		t/git-t5150 $(filter-out system,$(GIT_VERSIONS))
+
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
@@ -130,7 +138,7 @@ C_SOURCES += t/helper/test-pullreq.c t/helper/test-repo-state.c \
 	t/fuzz/pullreq-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb contrib/make-rpm t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
-	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \
+	t/build-git t/run-suite t/matrix t/git-t5150 t/valgrind/git-clean-diffstat \
 	bench/run bench/make-repo
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
@@ -253,4 +261,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
