@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # git-clean-diffstat: make, make test, make install, make demo, make dist
 
 prefix = /usr/local

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "str.h"
 
 static int is_hex_digit(int ch, int upper_too)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # The documentation stays in step with the binary: the man page is
 # lint-clean, its header and footer carry the version --version prints,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The license: GPL-2.0-only, as git's.  COPYING holds its text, every
 # source, script and build file names it in an SPDX line at its top, and
 # the packages say the same.

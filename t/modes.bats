@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The pull-request modes: --check, --explain, --porcelain, --request-pull,
 # on the document's histories (messy and not), a conflicting merge and
 # bad input, against the real git request-pull; none changes the
