@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # git-clean-diffstat: make, make test, make install, make demo, make dist
 
 prefix = /usr/local
@@ -109,6 +110,14 @@ test-matrix: all $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
 		t/matrix $(GIT_VERSIONS)
 
+# git's own tests of git request-pull (t5150-request-pull.sh of each
+# release's tarball) with "git clean-diffstat --request-pull" in its
+# place, on each git of GIT_VERSIONS but the system's (t/git-t5150): a
+# drop-in passes them.
+test-t5150: $(PROGRAM)
+	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
+		t/git-t5150 $(filter-out system,$(GIT_VERSIONS))
+
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
@@ -128,9 +137,9 @@ C_SOURCES = git-clean-diffstat.c $(LIB_OBJS:.o=.c) t/fuzz/mtree-fuzzer.c \
 	t/fuzz/numstat-fuzzer.c
 C_SOURCES += t/helper/test-pullreq.c t/helper/test-repo-state.c \
 	t/fuzz/pullreq-fuzzer.c
-SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb t/demo.sh \
+SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb contrib/make-rpm t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
-	t/build-git t/run-suite t/matrix t/valgrind/git-clean-diffstat \
+	t/build-git t/run-suite t/matrix t/git-t5150 t/valgrind/git-clean-diffstat \
 	bench/run bench/make-repo bench/merge-window \
 	contrib/ci/clean-diffstat-pr.sh contrib/hooks/sendemail-validate
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
@@ -225,28 +234,26 @@ distcheck: dist
 	done && \
 	test "$$("$$tmp/inst/usr/bin/git-clean-diffstat" --version)" = \
 		'git-clean-diffstat version $(VERSION)' && \
-	grep -q '^\.TH .* "git\\-clean\\-diffstat $(VERSION)"' \
+	grep -q '^\.TH .* "$(VERSION)" ' \
 		"$$tmp/inst/usr/share/man/man1/git-clean-diffstat.1" && \
 	$(MAKE) test TEST_FLAGS='$(TEST_FLAGS)' && \
 	echo "distcheck: $(DIST).tar.gz builds, installs and passes make test"
 
 # The Debian package, built from the tarball with contrib/debian
-# (contrib/make-deb): packages/*.deb, .buildinfo and .changes.
+# (contrib/make-deb): packages/*.deb, .buildinfo and .changes, the
+# packager DEBFULLNAME <DEBEMAIL>.
 deb: dist
 	rm -f packages/*.deb packages/*.buildinfo packages/*.changes
 	contrib/make-deb $(DIST).tar.gz packages
 
-# The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec:
-# packages/*.rpm.  Where the build requirements are not RPMs (Debian):
+# The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec
+# (contrib/make-rpm): packages/*.rpm, the packager rpmbuild's %packager.
+# Where the build requirements are not RPMs (Debian):
 # make rpm RPMBUILD_FLAGS='--nodeps --without check'.
 RPMBUILD_FLAGS =
 rpm: dist
-	rm -rf packages/rpm packages/*.rpm && mkdir -p packages/rpm
-	rpmbuild -bb $(RPMBUILD_FLAGS) --define '_topdir $(CURDIR)/packages/rpm' \
-		--define '_sourcedir $(CURDIR)' --define 'gcd_version $(VERSION)' \
-		contrib/rpm/git-clean-diffstat.spec
-	mv packages/rpm/RPMS/*/*.rpm packages/
-	rm -rf packages/rpm
+	rm -f packages/*.rpm
+	contrib/make-rpm $(DIST).tar.gz packages $(RPMBUILD_FLAGS)
 
 demo: $(PROGRAM)
 	@sh t/demo.sh '$(CURDIR)'
@@ -257,4 +264,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE

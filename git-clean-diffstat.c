@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * git clean-diffstat: the diffstat of what pulling <head> into
  * <upstream> really changes, for pull requests whose history has more

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # The benchmarks; the top-level Makefile includes this after its all: target.
 #   make bench                  time the default pairs (makes the repo first)
 #   make bench BENCH_ARGS='--repo ~/linux v6.1 my-topic'

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-only
 # Where the tool's time over the floor goes: time, interleaved run by run,
 # the tool and the floor built up step by step to what the tool does.
 #

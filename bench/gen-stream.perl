@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-only
 # Write to stdout a git fast-import stream for a repository shaped like a
 # kernel tree, and to --pairs the "<upstream> <head>" pairs worth timing.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-only
 # Turn the files bench/run left in OUT into the results table (markdown).
 # usage: summarize.perl OUT
 

@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-only
 # git clean-diffstat --verify against what a receiver does by hand today,
 # timed run by run in turn, over file:// and over git:// (a git daemon on
 # 127.0.0.1 that this script starts and stops).

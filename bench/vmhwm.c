@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * An LD_PRELOAD probe for bench/run: when a process whose program name is
  * $BENCH_VMHWM_PROG exits, append "<name> <pid> <VmHWM in kB>" to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef CONFLICTS_H
 #define CONFLICTS_H
 

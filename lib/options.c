@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -552,7 +553,17 @@ void parse_options(int argc, char **argv, struct options *opts)
 		const char *value;
 		int takes_next;
 
-		if (!strcmp(arg, "--")) {
+		/*
+		 * git request-pull's "--" ends its options, as git rev-parse
+		 * --parseopt has it: <start> <url> [<end>] follow, and it
+		 * takes no pathspec.
+		 */
+		if (!strcmp(arg, "--") && opts->mode == MODE_REQUEST_PULL &&
+		    !only_revs) {
+			only_revs = 1;
+			continue;
+		}
+		if (!strcmp(arg, "--") && opts->mode != MODE_REQUEST_PULL) {
 			opts->diff.pathspec = (const char *const *)argv + i + 1;
 			opts->diff.nr_pathspec = (size_t)(argc - i - 1);
 			break;

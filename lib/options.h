@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef OPTIONS_H
 #define OPTIONS_H
 
@@ -8,8 +9,8 @@
  *
  *	git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]]
  *			   [-- <pathspec>...]
- *	git clean-diffstat --request-pull [-p] [<diff-options>] <start> <url>
- *			   [<end>]
+ *	git clean-diffstat --request-pull [-p] [<diff-options>] [--] <start>
+ *			   <url> [<end>]
  *	git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local]
  *			   [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>]
  *			   [--porcelain] [<upstream>]
@@ -17,7 +18,8 @@
  * parse_options() sorts the arguments into the tool's own options, the
  * options for git diff (checked against the list of those git diff
  * knows, so that a typo is a usage error and not a revision), the
- * revisions and the pathspecs after "--".  It handles -h and --version
+ * revisions and the pathspecs after "--" (with --request-pull, "--" only
+ * ends the options, as for git request-pull).  It handles -h and --version
  * itself, and on a usage error prints the error and the usage on stderr
  * and exits 129, as git does.  It runs nothing.
  */

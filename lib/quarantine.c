@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
 #include <stdio.h>

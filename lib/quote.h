@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef QUOTE_H
 #define QUOTE_H
 

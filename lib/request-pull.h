@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef REQUEST_PULL_H
 #define REQUEST_PULL_H
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 #include "version.h"
 
 /* The Makefile passes -DVERSION='"<version>"' from GIT-VERSION-FILE. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Revisions and pathspecs as a user spells them: the default upstream
 # from a real remote, HEAD and its friends, revision expressions, names
 # that are also files, pathspec magic, from the top and from below.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Every kind of change, one at a time, each where the upstream side moved
 # too so that the merge has something to carry, and all at once: the
 # tool's diffstat is the procedure's byte for byte.

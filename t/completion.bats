@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # The bash completion, contrib/completion/git-clean-diffstat.bash, driven the
 # way bash drives it: in a bash subprocess with git's own completion

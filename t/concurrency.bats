@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Many runs at once in one repository, while another process commits and
 # runs git gc --auto: every run gives the right answer, and the repository
 # stays whole.

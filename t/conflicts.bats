@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # A conflicted merge: the diffstat of the tree merge-tree wrote (what the
 # upstream maintainer starts from) on stdout, a warning listing every
 # conflicted path with its kind on stderr, exit 1.

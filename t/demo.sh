@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # make demo: build the history of the kernel's "Handling messy pull-request
 # diffstats" in a temporary directory, with upstream having pulled part of
 # the work already, and show what git request-pull and git clean-diffstat

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The diff options as the user spells them to the tool, against the
 # procedure's git diff spelled as the contract says they combine with the
 # default "-C --stat --summary": an output format option replaces

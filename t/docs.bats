@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # The documentation stays in step with the binary: the man page is
 # lint-clean, its header and footer carry the version --version prints,
@@ -48,11 +49,27 @@ every_option_in() {
 	[[ "$date" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]]
 	grep '^\.TH ' "$manpage" >"$BATS_TEST_TMPDIR/th"
 	test_cmp - "$BATS_TEST_TMPDIR/th" <<-EOF
-	.TH GIT\-CLEAN\-DIFFSTAT 1 $date "git\-clean\-diffstat $version" "git\-clean\-diffstat Manual"
+	.TH GIT\-CLEAN\-DIFFSTAT 1 $date "$version" "git\-clean\-diffstat Manual"
 	EOF
 	run_tool --version
 	expect_status 0
 	expect_stdout <<<"git-clean-diffstat version $version"
+}
+
+@test "the man page's footer keeps the version apart from the date, even a long one between releases" {
+	command -v groff >/dev/null || skip "groff is not installed"
+	date=$(sed -n 's/^GIT_CLEAN_DIFFSTAT_DATE = //p' "$TOP/GIT-VERSION-FILE")
+	for version in 1.1 1.10.12345.g0123456789.dirty; do
+		sed "s/^\\.TH \\(.*\\) \"[^\"]*\" \\(\"[^\"]*\"\\)\$/.TH \\1 \"$version\" \\2/" \
+			"$manpage" >"$BATS_TEST_TMPDIR/page.1"
+		groff -Tascii -man -rLL=80n -P-cbou "$BATS_TEST_TMPDIR/page.1" |
+			sed -n '$p' >"$BATS_TEST_TMPDIR/footer"
+		grep -Eq "^$version {2,}$date {2,}GIT-CLEAN-DIFFSTAT\(1\)\$" \
+			"$BATS_TEST_TMPDIR/footer" || {
+			cat "$BATS_TEST_TMPDIR/footer" >&2
+			return 1
+		}
+	done
 }
 
 @test "the man page names itself in a NAME section man-db can index" {

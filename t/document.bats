@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The document's own story: on each of its histories (t/lib/histories.bash)
 # the tool prints byte for byte the diffstat of the TEMP-branch procedure,
 # not the messy one git diff or git request-pull would give.

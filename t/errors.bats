@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Every bad input: one clear message, the exit status git would give,
 # nothing written anywhere.
 # shellcheck disable=SC2030,SC2031 # each @test is a subshell: PATH is local

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Every way a run can be interrupted ends in a clean stop or a clear
 # error, with nothing left in TMPDIR and the repository untouched:
 # signals while merge-tree runs, readers that go away, a merge-tree that

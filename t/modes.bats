@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The pull-request modes: --check, --explain, --porcelain, --request-pull,
 # on the document's histories (messy and not), a conflicting merge and
 # bad input, against the real git request-pull; none changes the
@@ -252,6 +253,35 @@ expected_request_pull() {
 	run_tool --request-pull linus "$url" topic:for-linus
 	matches_procedure
 	grep -q "$url for-linus" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "--request-pull -- <start> <url> <end>: \"--\" ends the options, as request-pull's does" {
+	history_partly_pulled
+	publish topic:refs/heads/for-linus
+	expected_request_pull linus "$url" topic:for-linus
+	run_tool --request-pull -- linus "$url" topic:for-linus
+	matches_procedure
+	run_tool --request-pull linus -- "$url" topic:for-linus
+	matches_procedure
+}
+
+@test "--request-pull of an SSH-signed tag shows its message as this git's request-pull does" {
+	command -v ssh-keygen >/dev/null || skip "ssh-keygen is not installed"
+	history_partly_pulled
+	ssh-keygen -q -t ed25519 -N '' -C tagger -f "$BATS_TEST_TMPDIR/key"
+	git -c gpg.format=ssh -c user.signingKey="$BATS_TEST_TMPDIR/key" \
+		tag -s -m "The topic, for linus" for-linus topic
+	publish for-linus
+	expected_request_pull linus "$url" for-linus
+	run_tool --request-pull linus "$url" for-linus
+	matches_procedure
+	grep -q '^The topic, for linus$' "$BATS_TEST_TMPDIR/actual"
+	# git request-pull cuts an SSH signature from the message since 2.40
+	if git_at_least 2 40; then
+		! grep -q 'BEGIN SSH SIGNATURE' "$BATS_TEST_TMPDIR/actual"
+	else
+		grep -q 'BEGIN SSH SIGNATURE' "$BATS_TEST_TMPDIR/actual"
+	fi
 }
 
 @test "--request-pull with a conflict names the conflicts and exits 1" {

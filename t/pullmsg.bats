@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # lib/pullreq.c, lib/stat.c and the mail path (git mailsplit, git
 # mailinfo) through t/helper/test-pullreq: pull requests written by
 # the real git request-pull on the document's histories, sent through

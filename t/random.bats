@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Differential test: for random histories (t/lib/random-history), the
 # tool prints byte for byte what the document's procedure prints when it
 # is run for real in a copy of the repository.

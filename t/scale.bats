@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # A change of 50,000 files and a 100 MB binary file comes through with
 # the diff going straight to stdout: the tool's own memory stays small,
 # whatever the size of the output.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The servers of t/lib/servers.bash that the tests fetch from: each
 # answers as soon as it is started, holds nothing of bats's, and is gone,
 # children and all, once stop_servers has run; a process the test leaves

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Real setups that once broke the tool: what they must give is the
 # procedure's diffstat, or git's own error, whatever the merge drivers,
 # the processes they leave behind, the signals, the alternates, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # What every test of git clean-diffstat loads: a world of its own (HOME,
 # TMPDIR, no system config, fixed dates), the git-clean-diffstat to test

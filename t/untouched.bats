@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # The repository is never changed: in every kind of repository and
 # setup where a careless tool would write to it (bare, linked worktree,
 # dirty, read-only even for root, SHA-256, borrowing objects, packed,

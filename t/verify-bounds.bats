@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # --verify against what a stranger can send: a mail of many rows, a
 # request of many files, a server that floods or says why it failed.
 # What it costs is bounded, what reaches the user is one clear line.

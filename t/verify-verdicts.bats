@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # --verify says the true reason: what a person concludes after running
 # the procedure, each case on a made-up history of the shape real pull
 # requests have (copies, another diff algorithm, a merged or unrelated

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # --verify: pull requests written by the real git request-pull (and by
 # --request-pull) on the document's histories, sent over file:// (and
 # git:// and http:// from servers on the loopback), checked in a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 #
 # GIT-VERSION-GEN, the one source of the version: git describe in a
 # checkout, the version file in a release tarball, DEF_VER otherwise; and

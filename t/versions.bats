@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Where git itself changed between 2.38 and the newest release, the tool
 # follows the procedure as the same git runs it: the test pins what the
 # procedure does on each version (run for real, never assumed) and that

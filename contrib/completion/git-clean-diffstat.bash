@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # bash completion for git clean-diffstat                 -*- shell-script -*-
 # shellcheck shell=bash
 #

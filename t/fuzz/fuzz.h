@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * What the libFuzzer targets here share: an exact-size copy of the
  * input, and a read of every byte of a string the parser returned.

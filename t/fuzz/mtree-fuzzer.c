@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for mtree_parse(): parse the input as
  * `git merge-tree --write-tree -z --messages` output, after what merge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for numstat_parse(), the parser of
  * `git diff --numstat -z` output: parse an exact-size copy of the input

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * libFuzzer target for lib/pullreq.c and lib/stat.c: find the pull
  * request in the input as a decoded text, and read every byte of every

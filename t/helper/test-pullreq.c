@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * Test driver for lib/pullreq.c, lib/stat.c and the mail path
  * (lib/mail.c, lib/pullmsg.c), like git's t/helper/test-tool: each

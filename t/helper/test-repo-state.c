@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * The state of a repository, for t/lib/tool.bash's repo_state: equal
  * before and after a run means the run left the repository untouched.

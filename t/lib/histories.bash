@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # The histories of the kernel's "Handling messy pull-request diffstats"
 # and their messier relatives, with files of many lines edited in place,

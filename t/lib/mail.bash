@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # What mail does to a `git request-pull` text on its way to the
 # receiver: the encoders of the tests of lib/pullmsg.c and of the fuzz

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # The oracles the tool is judged by, each run for real by git in a
 # throwaway copy of the repository the current directory is in (cp -a,

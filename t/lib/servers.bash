@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Servers on the loopback for the tests that fetch: each listens on
 # 127.0.0.1 on a free port, serves the test's directory and is a child of

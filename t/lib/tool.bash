@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Running the tool and judging the run: the one way every test does it.
 # What a run printed lives in $BATS_TEST_TMPDIR, outside every
