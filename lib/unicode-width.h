@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 #ifndef UNICODE_WIDTH_H
 #define UNICODE_WIDTH_H
 

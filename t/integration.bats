@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # Where maintainers already work: each recipe of contrib/ and of the
 # manual's INTEGRATION section run as its tool runs it, on the document's
 # messy history.  Receiving: b4 reading a local mbox; the mutt and

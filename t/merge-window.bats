@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-only
 # --verify on an mbox of many pull requests, as a maintainer holds them
 # in a merge window: fetched side by side (--jobs), reported in the
 # mbox's order, the same bytes whatever the number of jobs; and

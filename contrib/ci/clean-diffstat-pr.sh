@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
 # clean-diffstat-pr.sh: in the CI job of a pull request (GitHub Actions)
 # or merge request (GitLab CI), say whether the forge's diff of it is
 # messy, and show the clean diffstat: what merging it really changes.

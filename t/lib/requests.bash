@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck shell=bash
 # Pull requests as their sender makes them and their receiver gets
 # them, for the tests of --request-pull, --verify and the mail parser:
