@@ -567,7 +567,8 @@ static long foreign_commits(const struct verifying *vf,
 		*nl = '\0';
 		strvec_push(&pulled, line);
 	}
-	qsort(pulled.v, pulled.nr, sizeof(*pulled.v), cmp_str);
+	if (pulled.nr)
+		qsort(pulled.v, pulled.nr, sizeof(*pulled.v), cmp_str);
 	for (b = 0; b < req->nr_extra_blocks; b++)
 		for (a = 0; a < req->extra[b].nr_authors; a++) {
 			const struct pullreq_author *au = &req->extra[b].author[a];
@@ -579,7 +580,8 @@ static long foreign_commits(const struct verifying *vf,
 				strbuf_add(&subject, au->subject[k].s,
 					   au->subject[k].len);
 				key = subject.buf;
-				n += !bsearch(&key, pulled.v, pulled.nr,
+				n += !pulled.nr ||
+				     !bsearch(&key, pulled.v, pulled.nr,
 					      sizeof(*pulled.v), cmp_str);
 			}
 		}
