@@ -121,7 +121,7 @@ mbox_of() {
 	mail_mbox "$@"
 }
 
-@test "b4 mbox reading a local mbox, piped to --verify: the request of the thread checked, the reply skipped" {
+@test "b4 mbox reading a local mbox, piped to --verify: the thread's request checked, and the reply that quotes it whole" {
 	needs b4 b4
 	sent_request
 	sed 's/^/> /' "$BATS_TEST_TMPDIR/request" |
@@ -134,7 +134,8 @@ mbox_of() {
 	capture sh -c 'b4 mbox -m "$1" -o - pull@example.com 2>/dev/null |
 		git clean-diffstat --verify' sh "$BATS_TEST_TMPDIR/inbox"
 	expect_status 1
-	# what b4 gives is the thread, as an mbox: one report, and the summary
+	# what b4 gives is the thread, as an mbox: a report of the request,
+	# one of the reply that quotes it whole, and the summary
 	b4 mbox -m "$BATS_TEST_TMPDIR/inbox" -o - pull@example.com 2>/dev/null >"$BATS_TEST_TMPDIR/thread"
 	[ "$(grep -c '^Message-Id: ' "$BATS_TEST_TMPDIR/thread")" -eq 2 ]
 	expect_report <"$BATS_TEST_TMPDIR/thread"
@@ -142,8 +143,9 @@ mbox_of() {
 	sed -n '1p;$p' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/ends"
 	test_cmp - "$BATS_TEST_TMPDIR/ends" <<-EOF
 	message 1: [GIT PULL] topic
-	1 pull request: matches 0, messy 1, differs 0, conflicts 0, errors 0
+	2 pull requests: matches 0, messy 2, differs 0, conflicts 0, errors 0
 	EOF
+	grep -qx 'note: the request is quoted or indented' "$BATS_TEST_TMPDIR/actual"
 	reads_in_a_pager
 	expect_unchanged
 }

@@ -919,6 +919,18 @@ pullmsg_says() {
 	pullmsg_says 1 "refused: empty URL" url ''
 }
 
+@test "a host that is an option inside [...] or behind a %-escape is refused, whatever git and ssh would do" {
+	for url in 'ssh://[-oProxyCommand=touch]/r' 'ssh://git@[-oProxyCommand=x]:22/r' \
+		'ssh://%2doProxyCommand=x/r' 'ssh://git@%2dhost/r' 'https://ho%73t/r' \
+		'[-oProxyCommand=x]:r'; do
+		capture "$PULLMSG" url "$url"
+		expect_status 1 || { echo "accepted: $url" >&2; return 1; }
+		grep -q '^refused: ' "$BATS_TEST_TMPDIR/actual"
+	done
+	pullmsg_says 0 "ok git" url 'git://[::1]:9418/r'
+	pullmsg_says 0 "ok ssh" url 'ssh://git@[::1]:22/r'
+}
+
 @test "file:// and local paths only with allow-local" {
 	pullmsg_says 1 "refused: local repository (file://) refused without allow-local" \
 		url file:///srv/repo.git
