@@ -361,10 +361,15 @@ static void wait_for(struct running *r, size_t nr, const char *in_use,
 	for (;;) {
 		size_t i, n = 0, k, left = 0;
 		long now = now_ms();
+		size_t ended = 0;
 		int s, ready;
 
-		size_t ended = 0;
-
+		/*
+		 * The signals' pipe drained first, the children looked at
+		 * after: a SIGCHLD that comes between leaves its byte for
+		 * the poll below, which cannot then sleep through it.
+		 */
+		sig = signals_take();
 		for (i = 0; i < nr; i++) {
 			if (in_use && !in_use[i])
 				continue;
@@ -377,7 +382,7 @@ static void wait_for(struct running *r, size_t nr, const char *in_use,
 			left += !r[i].exited;
 			ended += r[i].exited;
 		}
-		if ((sig = signals_take()))
+		if (sig || (sig = signals_pending()))
 			die_of_signal(sig);
 		if (!left || (any && ended))
 			break;

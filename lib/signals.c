@@ -85,6 +85,11 @@ int signals_take(void)
 	return pending;
 }
 
+int signals_pending(void)
+{
+	return pending;
+}
+
 void signals_die(int sig)
 {
 	struct sigaction sa;

@@ -10,7 +10,8 @@
  * that only notes the signal and writes a byte to a self-pipe; whoever waits
  * (run.c) polls signals_fd() beside its children's pipes, so nothing is
  * done inside a handler.  signals_take() drains the pipe and returns
- * the fatal signal that arrived, or 0 (SIGCHLD alone is not fatal).
+ * the fatal signal that arrived, or 0 (SIGCHLD alone is not fatal);
+ * signals_pending() the same without draining the pipe.
  * signals_die() runs the cleanups registered with at_cleanup() and then
  * dies of that same signal, so the caller's shell sees the usual status.
  * Cleanups registered with at_cleanup() also run at exit(), thus at die().
@@ -22,6 +23,7 @@
 void signals_init(void);
 int signals_fd(void);
 int signals_take(void);
+int signals_pending(void);
 NORETURN void signals_die(int sig);
 void at_cleanup(void (*fn)(void));
 

@@ -548,7 +548,8 @@ static int cmp_str(const void *a, const void *b)
  * how many of their subjects are not those of <upstream>..<tip>.
  */
 static long foreign_commits(const struct verifying *vf,
-			    const struct pullreq *req, struct failure *fail)
+			    const struct pullreq *req, int main_block,
+			    struct failure *fail)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT, subject = STRBUF_INIT;
@@ -569,9 +570,11 @@ static long foreign_commits(const struct verifying *vf,
 	}
 	if (pulled.nr)
 		qsort(pulled.v, pulled.nr, sizeof(*pulled.v), cmp_str);
-	for (b = 0; b < req->nr_extra_blocks; b++)
-		for (a = 0; a < req->extra[b].nr_authors; a++) {
-			const struct pullreq_author *au = &req->extra[b].author[a];
+	for (b = 0; b < (main_block ? 1 : req->nr_extra_blocks); b++)
+		for (a = 0; a < (main_block ? req->nr_authors :
+				 req->extra[b].nr_authors); a++) {
+			const struct pullreq_author *au = main_block ?
+				&req->author[a] : &req->extra[b].author[a];
 
 			for (k = 0; k < au->nr_subjects; k++) {
 				const char *key;
@@ -683,6 +686,17 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	add_heading(sb, vf);
 	add_since_note(sb, vf, req);
+	if (req->nr_authors) {
+		long listed = foreign_commits(vf, req, 1, fail);
+
+		if (listed < 0)
+			goto out;
+		if (listed)
+			strbuf_addf(sb, porcelain ? "note shortlog-foreign %ld\n" :
+				    "note: the shortlog lists %ld commit%s that "
+				    "pulling it does not bring\n", listed,
+				    listed == 1 ? "" : "s");
+	}
 	if (m.conflicted) {
 		struct strvec numbers = STRVEC_INIT;
 
@@ -712,7 +726,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		strbuf_addch(sb, '\n');
 	}
 	if (req->nr_extra_blocks) {
-		long foreign = foreign_commits(vf, req, fail);
+		long foreign = foreign_commits(vf, req, 0, fail);
 
 		if (foreign < 0)
 			goto out;

@@ -228,6 +228,7 @@ expect_moved_report() {
 		fetched_header
 		cat <<-EOF
 		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		note: the shortlog lists 2 commits that pulling it does not bring
 		clean diffstat:     1 file changed, 1 insertion(+), 1 deletion(-)
 		verdict: differs: 'HEAD' already has 2 of its 3 commits
 		only in the request:
