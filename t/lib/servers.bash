@@ -21,7 +21,8 @@
 #                          line, written before the answer).  --auth:
 #                          every request must authenticate as <user>
 #                          (basic).  Skips the test when there is no
-#                          lighttpd.
+#                          lighttpd, or when the git under test has no
+#                          HTTP transport (built without curl).
 #   start_silent_server    accepts connections and never answers a byte;
 #                          its port in $SILENT_PORT
 #   stop_servers           every server stopped and waited for, with all
@@ -125,6 +126,10 @@ start_http_server() {
 	esac
 	root=${1:-$BATS_TEST_TMPDIR}
 	command -v lighttpd >/dev/null || skip "no lighttpd for an HTTP server"
+	# a git built without curl (NO_CURL, as the version matrix builds
+	# them) has no HTTP transport to fetch with
+	[ -x "$(git --exec-path)/git-remote-http" ] ||
+		skip "this git has no HTTP transport (built without curl)"
 	dir=$(servers_dir)
 	mkdir -p "$dir" || return
 	HTTP_LOG=$dir/http-requests.log
