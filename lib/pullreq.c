@@ -297,8 +297,13 @@ static struct str id_after(struct str l, const char *at, const char *phrase)
 	return commit_id(mkstr(s, (size_t)(l.s + l.len - s)));
 }
 
+/*
+ * Lines of a text.  A line that was mended (mend_stat_lines()) lies in
+ * memory of its own; src[i] is then the stretch of the text it came
+ * from, which span() needs (NULL: every line is its source).
+ */
 struct lines {
-	struct str *l;
+	struct str *l, *src;
 	size_t nr, alloc;
 };
 
@@ -335,6 +340,7 @@ static int split_lines(const char *text, size_t len, struct lines *out)
 /* Lines a..b (inclusive, a <= b + 1) as one string, blank lines around it off. */
 static struct str span(const struct lines *L, size_t a, size_t b_end)
 {
+	const struct str *src = L->src ? L->src : L->l;
 	size_t b = b_end;
 
 	while (a < b && is_blank(L->l[a]))
@@ -343,7 +349,7 @@ static struct str span(const struct lines *L, size_t a, size_t b_end)
 		b--;
 	if (a >= b)
 		return mkstr(NULL, 0);
-	return mkstr(L->l[a].s, (size_t)(L->l[b - 1].s + L->l[b - 1].len - L->l[a].s));
+	return mkstr(src[a].s, (size_t)(src[b - 1].s + src[b - 1].len - src[a].s));
 }
 
 /* The first non-blank line in [from, to) if it is indented: trimmed. */
@@ -932,6 +938,13 @@ static int push_line(struct lines *L, struct str l)
 	return 0;
 }
 
+/* The line and where in the text it came from, at the end of L and src. */
+static int push_mended(struct lines *L, struct lines *src, struct str l,
+		       struct str from)
+{
+	return push_line(L, l) || push_line(src, from);
+}
+
 /*
  * Split and join again the stat lines mail clients joined or cut, in
  * lines [from, *to) of L, in one pass; *to moves with them.
@@ -939,23 +952,25 @@ static int push_line(struct lines *L, struct str l)
 static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 			   size_t *to)
 {
-	struct lines out = { NULL, 0, 0 };
+	struct lines out = { NULL, NULL, 0, 0 }, src = { NULL, NULL, 0, 0 };
+	const struct str *was = L->src ? L->src : L->l;
 	size_t i, w;
 	int r = 0;
 
 	for (i = 0; i < from; i++)
-		if (push_line(&out, L->l[i]))
+		if (push_mended(&out, &src, L->l[i], was[i]))
 			goto fail;
 	for (; i < *to; i++) {
 		struct str l = L->l[i], rest;
 
+		/* the parts of a line lie in it: each is its own source */
 		while ((r = split_joined(req, &l, &rest)) > 0) {
 			req->damage |= PULLREQ_WRAPPED;
-			if (push_line(&out, l))
+			if (push_mended(&out, &src, l, l))
 				goto fail;
 			l = rest;
 		}
-		if (r < 0 || push_line(&out, l))
+		if (r < 0 || push_mended(&out, &src, l, l))
 			goto fail;
 	}
 	for (i = w = from; i < out.nr; i++, w++) {
@@ -968,21 +983,29 @@ static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 		if (r) {
 			req->damage |= PULLREQ_WRAPPED;
 			out.l[w] = joined;
+			src.l[w] = mkstr(src.l[i].s, (size_t)(src.l[i + 1].s +
+					 src.l[i + 1].len - src.l[i].s));
 			i++;
 		} else {
 			out.l[w] = out.l[i];
+			src.l[w] = src.l[i];
 		}
 	}
-	out.nr = w;
+	out.nr = src.nr = w;
 	for (i = *to; i < L->nr; i++)
-		if (push_line(&out, L->l[i]))
+		if (push_mended(&out, &src, L->l[i], was[i]))
 			goto fail;
 	*to = w;
 	free(L->l);
-	*L = out;
+	free(L->src);
+	L->l = out.l;
+	L->src = src.l;
+	L->nr = out.nr;
+	L->alloc = out.alloc;
 	return 0;
 fail:
 	free(out.l);
+	free(src.l);
 	return -1;
 }
 
@@ -1117,7 +1140,7 @@ out:
 
 const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 {
-	struct lines raw, L = { NULL, 0, 0 };
+	struct lines raw, L = { NULL, NULL, 0, 0 };
 	struct prefix pf = { 0, 0 };
 	const char *err = NULL, *at;
 	size_t anchor, start, end, upto = 0, next = 0;
@@ -1146,6 +1169,7 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 out:
 	free(raw.l);
 	free(L.l);
+	free(L.src);
 	if (err)
 		pullreq_release(req);
 	req->next = next;
