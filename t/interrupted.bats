@@ -116,8 +116,11 @@ verify_request() {
 	# shellcheck disable=SC2016 # the code is for the fake git to expand
 	fake_git 'case "$1" in mailsplit)
 		echo $$ >"'"$BATS_TEST_TMPDIR"'/hanging";; esac'
+	# the fifo held open for writing, by us and not by the tool: its
+	# standard input waits for a mail that never comes, and would end
+	# when we close it
 	exec {keep}<>"$BATS_TEST_TMPDIR/stdin"
-	start_tool --verify --allow-local <"$BATS_TEST_TMPDIR/stdin"
+	start_tool --verify --allow-local <"$BATS_TEST_TMPDIR/stdin" {keep}<&-
 	exec {fifo}<>"$BATS_TEST_TMPDIR/hanging"
 	read -r -t 60 -u "$fifo" hanging || { echo "the mail was never read" >&2; exec {keep}<&-; return 1; }
 	exec {fifo}<&-

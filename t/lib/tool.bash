@@ -85,13 +85,15 @@ start_tool() {
 	# A background job of a script starts with SIGINT and SIGQUIT
 	# ignored; perl puts the defaults back, as an interactive shell
 	# would have them, and no core is dumped for SIGQUIT.  setsid makes
-	# the tool's pid its process group, as a terminal's job is.
+	# the tool's pid its process group, as a terminal's job is.  Its
+	# standard input is ours: without <&0, an asynchronous list's
+	# would be /dev/null.
 	# shellcheck disable=SC2016 # perl's $SIG, not the shell's
 	(
 		ulimit -c 0
 		exec setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
 			"${TOOL[@]}" "$@"
-	) >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" &
+	) <&0 >"$BATS_TEST_TMPDIR/actual" 2>"$BATS_TEST_TMPDIR/stderr" &
 	TOOL_PID=$!
 }
 
