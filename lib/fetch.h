@@ -57,7 +57,7 @@ void fetch_settings_release(struct fetch_settings *fs);
 struct fetch_request {
 	const char *url;
 	const char *ref;		/* "" : the remote's HEAD */
-	size_t number;			/* of the message: names its ref */
+	size_t number;			/* of the request, from 1: names its ref */
 	int allow_local;
 	int timeout, stall;		/* seconds; 0: no limit */
 };

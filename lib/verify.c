@@ -1251,7 +1251,7 @@ int verify(const struct options *opts)
 		}
 		r->fetch.url = r->vf.url.buf;
 		r->fetch.ref = r->vf.ref.buf;
-		r->fetch.number = r->vf.msg->number;
+		r->fetch.number = i + 1;	/* a message may hold several */
 		r->fetch.allow_local = opts->allow_local;
 		r->fetch.timeout = limit(opts->fetch_timeout,
 					 all.settings.timeout,

@@ -540,6 +540,50 @@ verdicts() {
 	expect_unchanged
 }
 
+@test "two requests of one message fetched side by side, the second done first: each report has its own tip" {
+	history_simple
+	git checkout -q -b other linus
+	test_commit "other: work" lib/other.c other
+	git checkout -q topic
+	publish topic other
+	request linus other
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request"
+	request linus topic
+	r=$BATS_TEST_TMPDIR/request
+	cat "$r" "$BATS_TEST_TMPDIR/other-request" |
+		mail_message 8bit 'Subject: [GIT PULL] two' >"$r.mail"
+	receiver
+	# the fetch of topic starts once that of other has ended (or after
+	# a minute, for a tool that fetches one at a time)
+	mkfifo "$BATS_TEST_TMPDIR/other-fetched"
+	# shellcheck disable=SC2016 # the code is for the fake git to expand
+	fake_git 'done_fifo="'"$BATS_TEST_TMPDIR"'/other-fetched"
+	case " $* " in
+	*" fetch "*" topic:"*)
+		exec 3<>"$done_fifo"
+		timeout 60 head -n 1 <&3 >/dev/null
+		exec 3<&-;;
+	*" fetch "*" other:"*)
+		"$real_git" "$@"
+		rc=$?
+		exec 3<>"$done_fifo"
+		echo done >&3
+		exit $rc;;
+	esac'
+	run_tool --verify="$r.mail" --allow-local --jobs=2
+	expect_status 0
+	verdicts >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] two (request 1 of 2)
+	verdict: matches
+	message 1: [GIT PULL] two (request 2 of 2)
+	verdict: matches
+	2 pull requests: matches 2, messy 0, differs 0, conflicts 0, errors 0
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	expect_unchanged
+}
+
 @test "a request quoted in a reply: verified, the quoting noted" {
 	simple_request
 	sed 's/^/> /' "$r" >"$r.quoted"
