@@ -144,20 +144,29 @@ static int parse_bases(const struct pull *p, int rc, struct strbuf *out,
 	return -1;
 }
 
+/* At most this many gits beside merge-tree and merge-base */
+#define MAX_ALSO 2
+
 /*
  * Merge in memory; a conflict is no failure (git merge-tree exits 1).
  * The merge bases, when asked for, are found by a git merge-base run
- * beside it.
+ * beside it, and so are the caller's nr_also gits also (their exit
+ * codes into rcs).
  */
 static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
-		 struct strvec *bases, struct strbuf *why)
+		 struct strvec *bases, struct child_process **also, int *rcs,
+		 size_t nr_also, struct strbuf *why)
 {
 	struct child_process cp = CHILD_PROCESS_INIT, mb = CHILD_PROCESS_INIT;
-	struct child_process *cps[2] = { &cp, &mb };
+	struct child_process *cps[2 + MAX_ALSO] = { &cp, &mb };
 	struct strbuf mb_out = STRBUF_INIT, mb_err = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf cdup = STRBUF_INIT;
 	const char *bad;
-	int rcs[2], rc;
+	int all[2 + MAX_ALSO], rc;
+	size_t i, nr = bases ? 2 : 1;
+
+	if (nr_also > MAX_ALSO)
+		BUG("merge() runs at most %d gits beside its own", MAX_ALSO);
 
 	memset(m, 0, sizeof(*m));
 	m->pull = p;
@@ -192,9 +201,13 @@ static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
 	cp.err = &err;
 	if (bases)
 		merge_base_cmd(&mb, p, &mb_out, &mb_err);
-	run_git_all(cps, rcs, bases ? 2 : 1);
+	for (i = 0; i < nr_also; i++)
+		cps[nr++] = also[i];
+	run_git_all(cps, all, nr);
+	for (i = 0; i < nr_also; i++)
+		rcs[i] = all[nr - nr_also + i];
 	/* first: without a merge base, nothing else can be told */
-	rc = bases ? parse_bases(p, rcs[1], &mb_out, &mb_err, bases, why) : 0;
+	rc = bases ? parse_bases(p, all[1], &mb_out, &mb_err, bases, why) : 0;
 	strbuf_release(&mb_out);
 	strbuf_release(&mb_err);
 	if (rc) {
@@ -202,7 +215,7 @@ static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
 		return -1;
 	}
 
-	rc = rcs[0];
+	rc = all[0];
 	if (rc == 129)
 		check_git_version();
 	if (rc != 0 && rc != 1 && !allow_unrelated && !why && no_merge_base(p))
@@ -248,13 +261,14 @@ static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
 void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 	       struct strvec *bases)
 {
-	merge(m, p, allow_unrelated, bases, NULL);
+	merge(m, p, allow_unrelated, bases, NULL, NULL, 0, NULL);
 }
 
 int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
+	      struct child_process **also, int *rcs, size_t nr_also,
 	      struct strbuf *why)
 {
-	return merge(m, p, 0, bases, why);
+	return merge(m, p, 0, bases, also, rcs, nr_also, why);
 }
 
 int merge_nothing_to_pull(const struct merge *m)

@@ -7,6 +7,8 @@
 #include "strbuf.h"
 #include "strvec.h"
 
+struct child_process;
+
 /*
  * The merge at the heart of the tool, done in memory: the merged tree
  * that the clean diffstat (diff.h's merge_diff()) is taken of.
@@ -45,9 +47,11 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
  * merge_run() for a caller that goes on after a failure (--verify's
  * requests, one after the other): -1 with the reason in why, one line
  * ("unrelated: ..." when there is no merge base), where merge_run()
- * would die; the caller releases m all the same.
+ * would die; the caller releases m all the same.  Its nr_also gits
+ * (at most 2) run beside the merge, their exit codes into rcs.
  */
 int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
+	      struct child_process **also, int *rcs, size_t nr_also,
 	      struct strbuf *why);
 void merge_release(struct merge *m);
 

@@ -429,41 +429,33 @@ static long count_commits(const char *from, const char *to)
 	return n;
 }
 
-/* Is commit a an ancestor of b?  1, 0; -1 when git cannot tell. */
-static int is_ancestor(const char *a, const char *b)
+/* git merge-base --is-ancestor <since> <tip>, for add_since_note() */
+static void since_cmd(struct child_process *cp, const char *since,
+		      const struct verifying *vf)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	int rc;
-
-	strvec_pushl(&cp.args, "merge-base", "--is-ancestor", "--end-of-options",
-		     a, b, NULL);
-	cp.no_stderr = 1;
-	rc = run_git(&cp);
-	return rc == 0 ? 1 : rc == 1 ? 0 : -1;
+	strvec_pushl(&cp->args, "merge-base", "--is-ancestor",
+		     "--end-of-options", since, vf->tip.buf, NULL);
+	cp->no_stderr = 1;
 }
 
 /*
  * A note on the request's "since" commit when it is not what git
  * request-pull would have written: unknown here, or not an ancestor of
- * the tip.
+ * the tip (since_cmd() exited rc).
  */
 static void add_since_note(struct strbuf *sb, const struct verifying *vf,
-			   const struct pullreq *req)
+			   const char *since, int rc)
 {
-	struct strbuf base = STRBUF_INIT;
-	int porcelain = vf->opts->porcelain, anc;
+	int porcelain = vf->opts->porcelain;
 
-	add_str(&base, &req->base);
-	anc = is_ancestor(base.buf, vf->tip.buf);
-	if (anc < 0)
+	if (rc != 0 && rc != 1)
 		strbuf_addf(sb, porcelain ? "note since-unknown %s\n" :
 			    "note: the request's 'since' commit %s is not in "
-			    "this repository\n", base.buf);
-	else if (!anc)
+			    "this repository\n", since);
+	else if (rc)
 		strbuf_addf(sb, porcelain ? "note since-not-ancestor %s\n" :
 			    "note: the request's 'since' commit %s is not an "
-			    "ancestor of the tip\n", base.buf);
-	strbuf_release(&base);
+			    "ancestor of the tip\n", since);
 }
 
 /*
@@ -542,34 +534,53 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/*
- * The commits the mail's other shortlog and diffstat blocks list (one
- * pasted from another request) that pulling the tip does not bring:
- * how many of their subjects are not those of <upstream>..<tip>.
- */
-static long foreign_commits(const struct verifying *vf,
-			    const struct pullreq *req, int main_block,
-			    struct failure *fail)
+/* git log of the subjects of <upstream>..<tip>, for pulled_subjects() */
+static void pulled_cmd(struct child_process *cp, const struct verifying *vf,
+		       struct strbuf *out, struct strbuf *err)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strvec pulled = STRVEC_INIT;
-	size_t b, a, k;
-	long n = 0;
+	strvec_pushl(&cp->args, "log", "--no-show-signature", "--format=%s",
+		     "--end-of-options", NULL);
+	strvec_pushf(&cp->args, "%s..%s", vf->p.upstream.oid.buf, vf->tip.buf);
+	cp->out = out;
+	cp->err = err;
+	cp->err_max = 65536;
+}
+
+/*
+ * The subjects pulled_cmd() listed (it exited rc), sorted, into pulled
+ * (its lines cut in out): 0, or -1 with why it failed.
+ */
+static int pulled_subjects(int rc, struct strbuf *out,
+			   const struct strbuf *err, struct strvec *pulled,
+			   struct failure *fail)
+{
 	char *line, *nl;
 
-	strvec_pushl(&cp.args, "log", "--no-show-signature", "--format=%s",
-		     "--end-of-options", NULL);
-	strvec_pushf(&cp.args, "%s..%s", vf->p.upstream.oid.buf, vf->tip.buf);
-	cp.out = &out;
-	if (run_or_fail(&cp, "git log", fail))
+	if (rc) {
+		run_reason(&fail->why, "git log", rc, err);
 		return -1;
-	for (line = out.buf; (nl = strchr(line, '\n')); line = nl + 1) {
-		*nl = '\0';
-		strvec_push(&pulled, line);
 	}
-	if (pulled.nr)
-		qsort(pulled.v, pulled.nr, sizeof(*pulled.v), cmp_str);
+	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		strvec_push(pulled, line);
+	}
+	if (pulled->nr)
+		qsort(pulled->v, pulled->nr, sizeof(*pulled->v), cmp_str);
+	return 0;
+}
+
+/*
+ * How many of the commits the mail's shortlog (main_block) or its other
+ * shortlog and diffstat blocks (one pasted from another request) list
+ * pulling the tip does not bring: their subjects not among pulled.
+ */
+static long foreign_commits(const struct pullreq *req, int main_block,
+			    const struct strvec *pulled)
+{
+	struct strbuf subject = STRBUF_INIT;
+	size_t b, a, k;
+	long n = 0;
+
 	for (b = 0; b < (main_block ? 1 : req->nr_extra_blocks); b++)
 		for (a = 0; a < (main_block ? req->nr_authors :
 				 req->extra[b].nr_authors); a++) {
@@ -583,13 +594,11 @@ static long foreign_commits(const struct verifying *vf,
 				strbuf_add(&subject, au->subject[k].s,
 					   au->subject[k].len);
 				key = subject.buf;
-				n += !pulled.nr ||
-				     !bsearch(&key, pulled.v, pulled.nr,
-					      sizeof(*pulled.v), cmp_str);
+				n += !pulled->nr ||
+				     !bsearch(&key, pulled->v, pulled->nr,
+					      sizeof(*pulled->v), cmp_str);
 			}
 		}
-	strvec_clear(&pulled);
-	strbuf_release(&out);
 	strbuf_release(&subject);
 	return n;
 }
@@ -668,6 +677,12 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	struct numstat clean = NUMSTAT_INIT, renames = NUMSTAT_INIT;
 	struct numstat rp = NUMSTAT_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct child_process beside = CHILD_PROCESS_INIT, log = CHILD_PROCESS_INIT;
+	struct child_process *also[2] = { &beside, &log };
+	struct strbuf since = STRBUF_INIT, log_out = STRBUF_INIT;
+	struct strbuf log_err = STRBUF_INIT;
+	struct strvec pulled = STRVEC_INIT;
+	int also_rc[2];
 	struct match mt = { NULL, NULL, 0 }, mmt = { NULL, NULL, 0 };
 	struct match rpmt = { NULL, NULL, 0 };
 	struct strvec bases = STRVEC_INIT;
@@ -682,15 +697,26 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	strbuf_reset(&p->head.oid);
 	strbuf_add(&p->head.oid, vf->tip.buf, vf->tip.len);
 
-	if (merge_try(&m, p, &bases, &fail->why))
+	/*
+	 * Beside the merge: is the "since" commit an ancestor of the tip,
+	 * and the subjects pulling brings, when the mail lists commits
+	 */
+	add_str(&since, &req->base);
+	since_cmd(&beside, since.buf, vf);
+	if (req->nr_authors || req->nr_extra_blocks)
+		pulled_cmd(&log, vf, &log_out, &log_err);
+	if (merge_try(&m, p, &bases, also, also_rc,
+		      req->nr_authors || req->nr_extra_blocks ? 2 : 1,
+		      &fail->why))
 		goto out;
 	add_heading(sb, vf);
-	add_since_note(sb, vf, req);
+	add_since_note(sb, vf, since.buf, also_rc[0]);
+	if ((req->nr_authors || req->nr_extra_blocks) &&
+	    pulled_subjects(also_rc[1], &log_out, &log_err, &pulled, fail))
+		goto out;
 	if (req->nr_authors) {
-		long listed = foreign_commits(vf, req, 1, fail);
+		long listed = foreign_commits(req, 1, &pulled);
 
-		if (listed < 0)
-			goto out;
 		if (listed)
 			strbuf_addf(sb, porcelain ? "note shortlog-foreign %ld\n" :
 				    "note: the shortlog lists %ld commit%s that "
@@ -726,10 +752,8 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		strbuf_addch(sb, '\n');
 	}
 	if (req->nr_extra_blocks) {
-		long foreign = foreign_commits(vf, req, 0, fail);
+		long foreign = foreign_commits(req, 0, &pulled);
 
-		if (foreign < 0)
-			goto out;
 		if (foreign) {
 			v = DIFFERS;
 			strbuf_addf(sb, porcelain ? "note foreign %ld\n" :
@@ -831,6 +855,10 @@ out:
 	strbuf_release(&rp_out);
 	strbuf_release(&clean_stat);
 	strbuf_release(&desc);
+	strbuf_release(&since);
+	strbuf_release(&log_out);
+	strbuf_release(&log_err);
+	strvec_clear(&pulled);
 	strvec_clear(&bases);
 	merge_release(&m);
 	return v;
