@@ -4,7 +4,7 @@
 # timed run by run in turn, over file:// and over git:// (a git daemon on
 # 127.0.0.1 that this script starts and stops).
 #
-# usage: perl bench/verify.perl [--repo DIR] [--tool PATH] [--runs N]
+# usage: perl bench/verify.perl [--repo DIR] [--tool [NAME=]PATH]... [--runs N]
 #                               [--transport file|git|both] [<upstream> <head>]...
 #
 # The sender is the repository DIR (default: bench/make-repo's); for each
@@ -18,6 +18,9 @@
 #       made and removed untimed), git fetch <url> <ref>, git merge-tree
 #       --write-tree <upstream> FETCH_HEAD, git diff --stat <upstream>
 #       <tree>: the least a receiver can do to see what pulling changes.
+#   by hand, checked: the same floor, its fetch checking what the server
+#       sends (git -c transfer.fsckObjects=true fetch), as --verify's
+#       fetch does: what a stranger's objects cost to check.
 #   by hand + explain (a messy request only): the same floor, plus what
 #       --verify's report of a messy request needs beyond it: git
 #       merge-base --all <upstream> FETCH_HEAD, and git request-pull's
@@ -27,13 +30,15 @@
 #   --verify: git clean-diffstat --verify=<request> [--allow-local]
 #       <upstream> in the receiver, through git's dispatcher as a user
 #       runs it: parses the request, checks the URL, fetches into its
-#       quarantine, merges, compares, reports.
+#       quarantine, merges, compares, reports.  With --tool given more
+#       than once (NAME=PATH: a build before a change, and one after),
+#       each is a row of its own, timed in the same turns.
 #
 # Each run times them all, one after the other, in an order that turns
 # from run to run, without a shell; the medians, the minima and their
-# ratios (--verify over the floor; target <= 1.10) are printed per pair
-# and transport, and for a messy request a second row, "explain", over
-# the floor with the explanation.  Needs git 2.38+ and perl; nothing of
+# ratios (--verify over the floor; target <= 1.10) are printed per pair,
+# transport and tool, and a row "checked" over the checked floor; for a
+# messy request a row "explain", over the floor with the explanation.  Needs git 2.38+ and perl; nothing of
 # the repository given is written.
 
 use strict;
@@ -46,21 +51,28 @@ use File::Basename qw(dirname basename);
 use IO::Socket::INET;
 use Cwd qw(abs_path);
 
-my $usage = "usage: perl bench/verify.perl [--repo DIR] [--tool PATH] [--runs N]\n" .
+my $usage = "usage: perl bench/verify.perl [--repo DIR] [--tool [NAME=]PATH]... [--runs N]\n" .
 	"                               [--transport file|git|both] [<upstream> <head>]...\n";
 my $here = dirname(abs_path($0));
 my $tmp = $ENV{TMPDIR} || '/tmp';
 my $repo = $ENV{BENCH_REPO} || "$tmp/git-clean-diffstat-bench/repo.git";
-my $tool = $ENV{BENCH_TOOL} || "$here/../git-clean-diffstat";
+my @tool_args;
 my $runs = 20;
 my $transport = 'both';
-GetOptions('repo=s' => \$repo, 'tool=s' => \$tool, 'runs=i' => \$runs,
+GetOptions('repo=s' => \$repo, 'tool=s' => \@tool_args, 'runs=i' => \$runs,
 	'transport=s' => \$transport) or die $usage;
 die $usage if @ARGV % 2 || $transport !~ /^(file|git|both)$/ || $runs < 1;
 die "bench/verify.perl: no repository at $repo (run bench/make-repo)\n" if !-d $repo;
-die "bench/verify.perl: no tool at $tool (run make, or pass --tool)\n" if !-x $tool;
+@tool_args = ($ENV{BENCH_TOOL} || "$here/../git-clean-diffstat") if !@tool_args;
+# the tools: [name, directory of its git-clean-diffstat]
+my @tools;
+for my $arg (@tool_args) {
+	my ($name, $path) = $arg =~ /^([^=\/]+)=(.*)$/ ? ($1, $2) : ('--verify', $arg);
+	die "bench/verify.perl: no tool at $path (run make, or pass --tool)\n" if !-x $path;
+	die "bench/verify.perl: two tools named $name\n" if grep { $_->[0] eq $name } @tools;
+	push @tools, [$name, dirname(abs_path($path))];
+}
 $repo = abs_path($repo);
-$tool = abs_path($tool);
 
 my @pairs;
 push @pairs, [splice(@ARGV, 0, 2)] while @ARGV;
@@ -79,7 +91,9 @@ $ENV{GIT_CONFIG_NOSYSTEM} = 1;
 $ENV{LC_ALL} = 'C';
 delete @ENV{qw(GIT_DIR GIT_WORK_TREE GIT_OBJECT_DIRECTORY GIT_ALTERNATE_OBJECT_DIRECTORIES
 	GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT GIT_CONFIG_GLOBAL)};
-$ENV{PATH} = dirname($tool) . ":$ENV{PATH}";
+# each tool is run through git's dispatcher, its directory first on PATH
+my $path = $ENV{PATH};
+$ENV{PATH} = "$tools[0][1]:$path";
 open(my $cfg, '>', "$ENV{HOME}/.gitconfig") or die "bench/verify.perl: $!\n";
 print $cfg "[user]\n\tname = Bench\n\temail = bench\@example.com\n[gc]\n\tauto = 0\n";
 close($cfg);
@@ -165,14 +179,15 @@ sub median { my @s = sort { $a <=> $b } @_; return $s[@s / 2] }
 # (made and removed untimed); with explain, the merge bases and git
 # request-pull's diffstat too.
 sub by_hand {
-	my ($recv, $url, $ref, $up_id, $explain) = @_;
+	my ($recv, $url, $ref, $up_id, $explain, $checked) = @_;
 	my $s = tempdir('scratch.XXXXXX', DIR => $work);
 	must($s, 'git', 'init', '-q', '--bare');
 	open(my $a, '>', "$s/objects/info/alternates") or die;
 	print $a "$recv/objects\n";
 	close($a);
 	my $t0 = time();
-	quiet($s, 'git', 'fetch', '-q', '--no-tags', $url, $ref);
+	quiet($s, 'git', ($checked ? ('-c', 'transfer.fsckObjects=true') : ()),
+		'fetch', '-q', '--no-tags', $url, $ref);
 	my $out = capture('git', '-C', $s, 'merge-tree', '--write-tree', $up_id, 'FETCH_HEAD');
 	my ($tree) = $out =~ /^([0-9a-f]+)/;
 	quiet($s, 'git', '--no-pager', 'diff', '--stat', $up_id, $tree);
@@ -194,16 +209,20 @@ sub row {
 	my @hs = sort { $a <=> $b } @$hand;
 	my @vs = sort { $a <=> $b } @$verify;
 	my ($h, $v) = (median(@hs), median(@vs));
-	printf "%-30s %-5s %-8s %7.1f ms %7.1f ms %7.1f ms %7.1f ms %7.3f %7.3f\n",
+	printf "%-38s %-5s %-8s %7.1f ms %7.1f ms %7.1f ms %7.1f ms %7.3f %7.3f\n",
 		$pair, $via, $verdict, $h * 1000, $hs[0] * 1000, $v * 1000,
 		$vs[0] * 1000, $v / $h, $vs[0] / $hs[0];
 }
 
 chomp(my $gitversion = capture('git', 'version'));
-chomp(my $toolversion = capture($tool, '--version'));
+my $toolversion = join('; ', map {
+	my $v = capture("$_->[1]/git-clean-diffstat", '--version');
+	chomp($v);
+	@tools > 1 ? "$_->[0]: $v" : $v;
+} @tools);
 print "$gitversion; $toolversion; $runs runs of each, in turn\n";
 print "repository: $repo\n\n";
-printf "%-30s %-5s %-8s %10s %10s %10s %10s %7s %7s\n", 'pair', 'via', 'verdict',
+printf "%-38s %-5s %-8s %10s %10s %10s %10s %7s %7s\n", 'pair', 'via', 'verdict',
 	'by hand', '(min)', '--verify', '(min)', 'ratio', '(min)';
 
 for my $pair (@pairs) {
@@ -238,31 +257,42 @@ for my $pair (@pairs) {
 		my ($verdict) = $report =~ /^verdict (\S+)$/m;
 
 		my %v = (
-			'by hand' => sub { by_hand($recv, $url, $ref, $up_id, 0) },
-			'by hand + explain' => sub { by_hand($recv, $url, $ref, $up_id, 1) },
-			'--verify' => sub {
+			'by hand' => sub { by_hand($recv, $url, $ref, $up_id, 0, 0) },
+			'by hand, checked' => sub { by_hand($recv, $url, $ref, $up_id, 0, 1) },
+			'by hand + explain' => sub { by_hand($recv, $url, $ref, $up_id, 1, 0) },
+		);
+		for my $tl (@tools) {
+			my $dir = $tl->[1];
+			$v{$tl->[0]} = sub {
+				local $ENV{PATH} = "$dir:$path";
 				my $t0 = time();
 				quiet($recv, @verify);
 				return time() - $t0;
-			},
-		);
+			};
+		}
 		# the explanation's floor only where --verify explains
-		my @order = ('by hand', ($verdict eq 'messy' ? ('by hand + explain') : ()),
-			'--verify');
+		my @order = ('by hand', 'by hand, checked',
+			($verdict eq 'messy' ? ('by hand + explain') : ()),
+			map { $_->[0] } @tools);
 		my %t;
 		$v{$_}->() for @order;    # warm up
 		for my $run (1 .. $runs) {
 			my @turn = @order[map { ($_ + $run) % @order } 0 .. $#order];
 			push @{$t{$_}}, $v{$_}->() for $run % 2 ? @turn : reverse @turn;
 		}
-		row("$up $head", $t, $verdict, $t{'by hand'}, $t{'--verify'});
-		row("$up $head", $t, 'explain', $t{'by hand + explain'}, $t{'--verify'})
-			if $t{'by hand + explain'};
+		for my $tl (@tools) {
+			my $n = @tools > 1 ? " $tl->[0]" : '';
+			row("$up $head$n", $t, $verdict, $t{'by hand'}, $t{$tl->[0]});
+			row("$up $head$n", $t, 'checked', $t{'by hand, checked'}, $t{$tl->[0]});
+			row("$up $head$n", $t, 'explain', $t{'by hand + explain'}, $t{$tl->[0]})
+				if $t{'by hand + explain'};
+		}
 	}
 	my $after = capture('git', '-C', $recv, 'count-objects', '-v') .
 		capture('git', '-C', $recv, 'for-each-ref');
 	die "bench/verify.perl: the receiver changed\n" if $after ne $before;
 }
 print "\nratio: --verify over by hand, medians (and minima); target <= 1.10\n";
+print "checked: over by hand with transfer.fsckObjects=true, as --verify fetches\n";
 print "explain: over by hand + git merge-base --all and request-pull's\n" .
 	"git diff -M --stat --summary <base> <tip>, which a messy report also needs\n";
