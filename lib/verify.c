@@ -322,6 +322,17 @@ static const char *const numstat_renames[] = {
 	"-M", "--numstat", "-z", "--no-relative", NULL
 };
 
+/*
+ * Does the --summary of a diff (after its --stat) name a copy?  Its
+ * lines start " create mode", " delete mode", " mode change",
+ * " rename ", " rewrite " or " copy ", the paths after.  A --stat line
+ * of a file named "copy ..." says yes too: that costs only a diff.
+ */
+static int has_copies(const struct strbuf *stat)
+{
+	return strstr(stat->buf, "\n copy ") != NULL;
+}
+
 /* A diff of the merge, its output parsed into ns (its text into stat). */
 static int diff_merge(const struct merge *m, const char *const *format,
 		      struct strbuf *out, struct numstat *ns,
@@ -691,6 +702,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	struct merge m;
 	enum verdict v = FAILED;
 	size_t start = sb->len;
+	int copies;
 
 	/* <upstream> as resolved, and the tip: no second rev-parse */
 	p->head.name = vf->tip.buf;
@@ -739,8 +751,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	}
 
-	if (diff_merge(&m, porcelain ? numstat : numstat_stat, &out, &clean,
-		       porcelain ? NULL : &clean_stat, fail))
+	if (diff_merge(&m, numstat_stat, &out, &clean, &clean_stat, fail))
 		goto out;
 	stat_numstat_totals(&clean, &ct);
 	if (porcelain) {
@@ -771,9 +782,12 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	}
 
-	if (diff_merge(&m, numstat_renames, &out_m, &renames, NULL, fail))
+	/* without a copy, -M finds what -C found: no second diff */
+	copies = has_copies(&clean_stat);
+	if (copies &&
+	    diff_merge(&m, numstat_renames, &out_m, &renames, NULL, fail))
 		goto out;
-	if (request_is(req, &renames, &mmt)) {
+	if (copies && request_is(req, &renames, &mmt)) {
 		v = MATCHES;
 		strbuf_addstr(sb, porcelain ? "note copies\n" :
 			      "verdict: matches: with git request-pull's renames "
@@ -808,7 +822,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 
 	if (same_files(req, &clean, &mt))
 		algorithm = other_algorithm(&m, req, numstat, fail);
-	else if (same_files(req, &renames, &mmt))
+	else if (copies && same_files(req, &renames, &mmt))
 		algorithm = other_algorithm(&m, req, numstat_renames, fail);
 	if (fail->why.len)
 		goto out;
