@@ -139,30 +139,34 @@ static void scratch_env(struct strvec *env, const char *objdir)
 	alternates_env(env, objdir);
 }
 
-/*
- * Make the scratch repository with git init, and have every git we run
- * from now on read its objects.
- */
-static void scratch_create(const struct pull *p)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+/* git init's error, between fetch_prepare_cmd() and fetch_prepared() */
+static struct strbuf init_err = STRBUF_INIT;
 
+void fetch_prepare_cmd(const struct pull *p, struct child_process *cp)
+{
 	if (scratch.len)
-		return;
+		BUG("the scratch repository is made twice");
 	quarantine_create();
 	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
-	strvec_pushl(&cp.args, "-c", "init.defaultRefFormat=files", "init", "-q",
+	strvec_pushl(&cp->args, "-c", "init.defaultRefFormat=files", "init", "-q",
 		     "--bare", "--template=",
 		     "--initial-branch=main", NULL);
-	strvec_pushf(&cp.args, "--object-format=%s",
+	strvec_pushf(&cp->args, "--object-format=%s",
 		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
 	/* there, whatever the caller's environment names */
-	strvec_pushf(&cp.env, "GIT_DIR=%s", scratch.buf);
-	strvec_pushl(&cp.env, "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY",
+	strvec_pushf(&cp->env, "GIT_DIR=%s", scratch.buf);
+	strvec_pushl(&cp->env, "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY",
 		     "GIT_COMMON_DIR", NULL);
-	run_git_or_die(&cp);
+	cp->err = &init_err;
+}
 
+void fetch_prepared(int rc)
+{
+	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+
+	if (rc)
+		die_with_git("git init", rc, &init_err);
+	strbuf_release(&init_err);
 	strbuf_addf(&path, "%s/objects", scratch.buf);
 	alternates_list(&alt, path.buf);
 	if (getenv("GIT_ALTERNATE_OBJECT_DIRECTORIES"))
@@ -253,18 +257,14 @@ static void fetch_messages(const struct strbuf *err, struct strbuf *reason,
 	strbuf_trim_newlines(detail);
 }
 
-void fetch_prepare(const struct pull *p)
-{
-	scratch_create(p);
-}
-
 void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	       const struct fetch_request *rq, struct child_process *cp,
 	       struct strbuf *err)
 {
 	const char *ref = *rq->ref ? rq->ref : "HEAD";
 
-	scratch_create(p);
+	if (!scratch.len)
+		BUG("a fetch before the scratch repository is made");
 	strvec_pushl(&cp->args, "-c", "gc.auto=0", "-c", "maintenance.auto=false",
 		     "-c", "fetch.writeCommitGraph=false",
 		     "-c", "transfer.fsckObjects=true",

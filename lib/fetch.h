@@ -63,10 +63,15 @@ struct fetch_request {
 };
 
 /*
- * Make the scratch repository, once; every git run after it reads its
- * objects (and fetch_local_commit_cmd() does not).
+ * The scratch repository the fetches go to, made once: git init in
+ * the quarantine, which fetch_prepare_cmd() sets cp up to run (beside
+ * other gits: it needs nothing of them), and whose exit code rc
+ * fetch_prepared() takes (it dies when git init failed).  Every git
+ * run after it reads its objects (and fetch_local_commit_cmd() does
+ * not).
  */
-void fetch_prepare(const struct pull *p);
+void fetch_prepare_cmd(const struct pull *p, struct child_process *cp);
+void fetch_prepared(int rc);
 
 /*
  * Prepare cp to fetch rq into the scratch repository, its stderr into

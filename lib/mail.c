@@ -86,32 +86,47 @@ static void make_dir(const char *path)
 		die_errno("cannot create '%s'", path);
 }
 
-/* git mailsplit into dir: the number of messages. */
-static size_t split(const char *file, const char *dir)
+void mail_split_cmd(const char *file, struct mail_list *list,
+		    struct child_process *cp)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+
+	if (file && !strcmp(file, "-"))
+		file = NULL;
+	memset(list, 0, sizeof(*list));
+	strbuf_init(&list->dir_);
+	strbuf_init(&list->out_);
+	strbuf_init(&list->err_);
+	list->file_ = file;
+	quarantine_create();
+	strbuf_addf(&list->dir_, "%s/mail.XXXXXX", quarantine_path());
+	if (!mkdtemp(list->dir_.buf))
+		die_errno("cannot create a directory in '%s'", quarantine_path());
+	strbuf_addf(&path, "%s/split", list->dir_.buf);
+	make_dir(path.buf);
+
+	strvec_pushl(&cp->args, "mailsplit", "-b", "--mboxrd", NULL);
+	strvec_pushf(&cp->args, "-o%s", path.buf);
+	if (file)
+		strvec_pushl(&cp->args, "--", file, NULL);
+	else
+		cp->stdin_inherit = 1;
+	cp->out = &list->out_;
+	cp->err = &list->err_;
+	strbuf_release(&path);
+}
+
+/* How many messages git mailsplit says it wrote (it exited rc). */
+static size_t split_count(struct mail_list *list, int rc)
+{
 	size_t nr;
 	char *end;
-	int rc;
 
-	strvec_pushl(&cp.args, "mailsplit", "-b", "--mboxrd", NULL);
-	strvec_pushf(&cp.args, "-o%s", dir);
-	if (file) {
-		strvec_pushl(&cp.args, "--", file, NULL);
-	} else {
-		cp.stdin_inherit = 1;
-	}
-	cp.out = &out;
-	cp.err = &err;
-	rc = run_git(&cp);
 	if (rc)
-		die_with_git("git mailsplit", rc, &err);
-	nr = (size_t)strtoul(out.buf, &end, 10);
-	if (end == out.buf || (*end && *end != '\n'))
-		die("cannot read what git mailsplit says: '%s'", out.buf);
-	strbuf_release(&out);
-	strbuf_release(&err);
+		die_with_git("git mailsplit", rc, &list->err_);
+	nr = (size_t)strtoul(list->out_.buf, &end, 10);
+	if (end == list->out_.buf || (*end && *end != '\n'))
+		die("cannot read what git mailsplit says: '%s'", list->out_.buf);
 	return nr;
 }
 
@@ -121,66 +136,52 @@ struct job {
 	struct strbuf in, info, err;
 };
 
-void mail_read(const char *file, struct mail_list *list)
+void mail_read_split(struct mail_list *list, int rc,
+		     struct child_process **also, int *also_rcs, size_t nr_also)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	const char *dir = list->dir_.buf;
+	struct strbuf path = STRBUF_INIT;
 	struct child_process **cps;
 	struct job *job;
 	struct stat st;
 	int *rcs;
-	size_t i, nr;
-
-	if (file && !strcmp(file, "-"))
-		file = NULL;
-	memset(list, 0, sizeof(*list));
-	quarantine_create();
-	strbuf_addf(&dir, "%s/mail.XXXXXX", quarantine_path());
-	if (!mkdtemp(dir.buf))
-		die_errno("cannot create a directory in '%s'", quarantine_path());
-	strbuf_addf(&path, "%s/split", dir.buf);
-	make_dir(path.buf);
-	nr = split(file, path.buf);
-	if (!nr) {			/* an empty input: one empty message */
-		list->mail = xmalloc(sizeof(*list->mail));
-		list->nr = 1;
-		list->mail[0].number = 1;
-		strbuf_init(&list->mail[0].subject);
-		strbuf_init(&list->mail[0].from);
-		strbuf_init(&list->mail[0].date);
-		strbuf_init(&list->mail[0].text);
-		list->mail[0].error = NULL;
-		strbuf_release(&dir);
-		strbuf_release(&path);
-		return;
-	}
+	size_t i, nr = split_count(list, rc);
 
 	list->mail = xmalloc((nr + 1) * sizeof(*list->mail));
-	list->nr = nr;
+	list->nr = nr ? nr : 1;		/* an empty input: one empty message */
 	job = xmalloc((nr + 1) * sizeof(*job));
-	cps = xmalloc((nr + 1) * sizeof(struct child_process *));
-	rcs = xmalloc((nr + 1) * sizeof(*rcs));
-	for (i = 0; i < nr; i++) {
+	cps = xmalloc((nr + nr_also + 1) * sizeof(struct child_process *));
+	rcs = xmalloc((nr + nr_also + 1) * sizeof(*rcs));
+	for (i = 0; i < list->nr; i++) {
 		struct mail m = { i + 1, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
 				  STRBUF_INIT, NULL };
+
+		list->mail[i] = m;
+	}
+	for (i = 0; i < nr; i++) {
 		struct job j = { CHILD_PROCESS_INIT, STRBUF_INIT, STRBUF_INIT,
 				 STRBUF_INIT };
 
-		list->mail[i] = m;
 		job[i] = j;
-		strbuf_addf(&job[i].in, "%s/split/%04zu", dir.buf, i + 1);
+		strbuf_addf(&job[i].in, "%s/split/%04zu", dir, i + 1);
 		strvec_pushl(&job[i].cp.args, "-c", "i18n.commitEncoding=UTF-8",
 			     "mailinfo", "-k", "-u", "--no-scissors",
 			     "--no-inbody-headers", "--quoted-cr=strip", NULL);
-		strvec_pushf(&job[i].cp.args, "%s/msg%04zu", dir.buf, i + 1);
-		strvec_pushf(&job[i].cp.args, "%s/patch%04zu", dir.buf, i + 1);
+		strvec_pushf(&job[i].cp.args, "%s/msg%04zu", dir, i + 1);
+		strvec_pushf(&job[i].cp.args, "%s/patch%04zu", dir, i + 1);
 		job[i].cp.in = job[i].in.buf;
 		job[i].cp.out = &job[i].info;
 		job[i].cp.err = &job[i].err;
 		cps[i] = &job[i].cp;
 	}
-	list->mailbox = (file && !stat(file, &st) && S_ISDIR(st.st_mode)) ||
-			(nr && starts_with_from(job[0].in.buf));
-	run_git_all(cps, rcs, nr);
+	for (i = 0; i < nr_also; i++)
+		cps[nr + i] = also[i];
+	list->mailbox = nr && ((list->file_ && !stat(list->file_, &st) &&
+				S_ISDIR(st.st_mode)) ||
+			       starts_with_from(job[0].in.buf));
+	run_git_all(cps, rcs, nr + nr_also);
+	for (i = 0; i < nr_also; i++)
+		also_rcs[i] = rcs[nr + i];
 	for (i = 0; i < nr; i++) {
 		struct mail *m = &list->mail[i];
 
@@ -189,10 +190,10 @@ void mail_read(const char *file, struct mail_list *list)
 		} else {
 			parse_info(m, &job[i].info);
 			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/msg%04zu", dir.buf, i + 1);
+			strbuf_addf(&path, "%s/msg%04zu", dir, i + 1);
 			read_file(&m->text, path.buf);
 			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/patch%04zu", dir.buf, i + 1);
+			strbuf_addf(&path, "%s/patch%04zu", dir, i + 1);
 			read_file(&m->text, path.buf);
 		}
 		strbuf_release(&job[i].in);
@@ -202,8 +203,18 @@ void mail_read(const char *file, struct mail_list *list)
 	free(job);
 	free(cps);
 	free(rcs);
-	strbuf_release(&dir);
 	strbuf_release(&path);
+	strbuf_release(&list->dir_);
+	strbuf_release(&list->out_);
+	strbuf_release(&list->err_);
+}
+
+void mail_read(const char *file, struct mail_list *list)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	mail_split_cmd(file, list, &cp);
+	mail_read_split(list, run_git(&cp), NULL, NULL, 0);
 }
 
 void mail_list_release(struct mail_list *list)

@@ -48,16 +48,36 @@ struct mail_list {
 	struct mail *mail;
 	size_t nr;
 	int mailbox;			/* an mbox (a From_ line) or a Maildir */
+	/* private: git mailsplit's, from mail_split_cmd() to mail_read_split() */
+	struct strbuf dir_, out_, err_;
+	const char *file_;
 };
 
-#define MAIL_LIST_INIT { NULL, 0, 0 }
+#define MAIL_LIST_INIT { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL }
+
+struct child_process;
 
 /*
  * Read the messages of file (stdin when file is NULL or "-"; git
- * mailsplit reads it itself) into *list.  Dies when git mailsplit
- * fails (an unreadable file); a message git mailinfo cannot read has
- * its error set and the others are read.
+ * mailsplit reads it itself) into *list, in two steps, so that the
+ * caller runs other gits beside git's:
+ *
+ *  - mail_split_cmd() makes the directory for the messages and sets cp
+ *    up to run git mailsplit into it, which the caller runs (beside
+ *    others: it needs nothing of them);
+ *  - mail_read_split() takes its exit code rc, runs git mailinfo of
+ *    each message and the caller's nr_also gits also beside them
+ *    (their exit codes into also_rcs), and fills *list.  It dies when
+ *    git mailsplit failed (an unreadable file); a message git mailinfo
+ *    cannot read has its error set and the others are read.  An empty
+ *    input is one empty message.
  */
+void mail_split_cmd(const char *file, struct mail_list *list,
+		    struct child_process *cp);
+void mail_read_split(struct mail_list *list, int rc,
+		     struct child_process **also, int *also_rcs, size_t nr_also);
+
+/* Both steps, with nothing beside. */
 void mail_read(const char *file, struct mail_list *list);
 
 void mail_list_release(struct mail_list *list);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pullmsg.h"
+#include "run.h"
 
 static struct str str_of(const struct strbuf *sb)
 {
@@ -45,17 +46,33 @@ static void read_message(const struct mail *mail, struct pullmsg_list *res)
 	}
 }
 
-void pullmsg_read(const char *file, struct pullmsg_list *res)
+void pullmsg_split_cmd(const char *file, struct pullmsg_list *res,
+		       struct child_process *cp)
+{
+	memset(res, 0, sizeof(*res));
+	mail_split_cmd(file, &res->mail_, cp);
+}
+
+void pullmsg_read_split(struct pullmsg_list *res, int rc,
+			struct child_process **also, int *also_rcs,
+			size_t nr_also)
 {
 	size_t i;
 
-	memset(res, 0, sizeof(*res));
-	mail_read(file, &res->mail_);
+	mail_read_split(&res->mail_, rc, also, also_rcs, nr_also);
 	res->mbox = res->mail_.mailbox;
 	for (i = 0; i < res->mail_.nr; i++)
 		read_message(&res->mail_.mail[i], res);
 	if (!res->msg)
 		res->msg = xmalloc(sizeof(*res->msg));
+}
+
+void pullmsg_read(const char *file, struct pullmsg_list *res)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	pullmsg_split_cmd(file, res, &cp);
+	pullmsg_read_split(res, run_git(&cp), NULL, NULL, 0);
 }
 
 void pullmsg_release(struct pullmsg_list *res)

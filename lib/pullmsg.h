@@ -49,12 +49,23 @@ struct pullmsg_list {
 
 /*
  * Read the messages of file (stdin when NULL or "-") and find the pull
- * request of each (mail_read(), pullreq_find()).  Dies when the input
- * cannot be read.
+ * request of each, in mail.h's two steps: pullmsg_split_cmd() sets cp
+ * up to run git mailsplit, which the caller runs (beside others);
+ * pullmsg_read_split() takes its exit code rc, reads the messages
+ * (with the caller's nr_also gits beside git mailinfo, their exit
+ * codes into also_rcs) and finds their requests (pullreq_find()).
+ * Dies when the input cannot be read.
  */
+void pullmsg_split_cmd(const char *file, struct pullmsg_list *res,
+		       struct child_process *cp);
+void pullmsg_read_split(struct pullmsg_list *res, int rc,
+			struct child_process **also, int *also_rcs,
+			size_t nr_also);
+
+/* Both steps, with nothing beside. */
 void pullmsg_read(const char *file, struct pullmsg_list *res);
 
-/* Free what pullmsg_read() allocated; *res is then empty again. */
+/* Free what pullmsg_read_split() allocated; *res is then empty again. */
 void pullmsg_release(struct pullmsg_list *res);
 
 #endif

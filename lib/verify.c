@@ -1204,11 +1204,32 @@ int verify(const struct options *opts)
 	struct verifying_all all = { .opts = opts };
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
 	struct strbuf config = STRBUF_INIT;
-	struct child_process cp = CHILD_PROCESS_INIT, *cps = &cp;
+	struct child_process cp = CHILD_PROCESS_INIT, split = CHILD_PROCESS_INIT;
+	struct child_process init = CHILD_PROCESS_INIT;
+	struct child_process *cps[2] = { &split, &cp }, *init_cp = &init;
 	size_t i, nr = 0, to_fetch = 0;
-	int rc;
+	int rcs[2], rc;
 
-	pullmsg_read(opts->verify_file, &list);
+	/*
+	 * git mailsplit, and beside it <upstream> and the receiver's
+	 * configuration; then git mailinfo of each message, and beside
+	 * them git init of the repository the fetches go to
+	 */
+	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
+	pullmsg_split_cmd(opts->verify_file, &list, &split);
+	if (!opts->no_fetch)
+		fetch_settings_cmd(&cp, &config);
+	resolve_beside(&all.upstream, opts->upstream, opts->upstream, cps,
+		       rcs, opts->no_fetch ? 1 : 2);
+	if (!opts->no_fetch)
+		fetch_settings_parse(&all.settings, rcs[1], &config);
+	strbuf_release(&config);
+	if (!opts->no_fetch)
+		fetch_prepare_cmd(&all.upstream, &init);
+	pullmsg_read_split(&list, rcs[0], &init_cp, &rc, !opts->no_fetch);
+	if (!opts->no_fetch)
+		fetch_prepared(rc);
+
 	if (!list.mbox && list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
 	/* a request that cannot be read is one to report, not to skip */
@@ -1219,7 +1240,6 @@ int verify(const struct options *opts)
 
 	/* several requests, even in one message: a report each */
 	all.mbox = list.mbox || list.nr > 1;
-	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
 	all.rq = xmalloc(nr * sizeof(*all.rq));
 	for (i = 0; i < list.nr; i++) {
 		const struct pullmsg *msg = &list.msg[i];
@@ -1252,7 +1272,7 @@ int verify(const struct options *opts)
 			r->ready = 1;
 			continue;
 		}
-		/* untrusted: what is to be fetched is checked before any git */
+		/* untrusted: what is to be fetched is checked before a git uses it */
 		if (!opts->no_fetch &&
 		    fetchgate_check(&no_rewrites, r->vf.url.buf, r->vf.ref.buf,
 				    opts->allow_local, &r->fail.why))
@@ -1262,14 +1282,6 @@ int verify(const struct options *opts)
 	if (!all.mbox && all.rq[0].ready)
 		report_ready(&all);
 
-	/* <upstream>, and beside it the receiver's configuration */
-	if (!opts->no_fetch)
-		fetch_settings_cmd(&cp, &config);
-	resolve_beside(&all.upstream, opts->upstream, opts->upstream, &cps,
-		       &rc, !opts->no_fetch);
-	if (!opts->no_fetch)
-		fetch_settings_parse(&all.settings, rc, &config);
-	strbuf_release(&config);
 	strbuf_init(&all.chain);
 	strbuf_init(&all.chain_tree);
 	strbuf_add(&all.chain, all.upstream.upstream.oid.buf,
@@ -1306,10 +1318,8 @@ int verify(const struct options *opts)
 	if (opts->no_fetch)
 		find_local_tips(&all);
 	report_ready(&all);
-	if (to_fetch) {
-		fetch_prepare(&all.upstream);
+	if (to_fetch)
 		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
-	}
 	report_ready(&all);
 
 	if (opts->porcelain)

@@ -825,11 +825,17 @@ run_logged() {
 	capture "${TOOL[@]}" "$@"
 }
 
-# nothing_ran: no git ran but the two that read the mail (git mailsplit,
-# git mailinfo), nothing was written.
+# nothing_ran: no git ran but those that read the mail (git mailsplit,
+# git mailinfo) and, beside them, those that know nothing of it: the
+# rev-parse of <upstream>, git config --list, git init of the fetches'
+# repository; no git was given the mail's URL or ref, nothing was
+# written.
 nothing_ran() {
 	{ [ ! -e "$BATS_TEST_TMPDIR/git.log" ] ||
 	  ! grep -v -e '^mailsplit ' -e '^-c i18n.commitEncoding=UTF-8 mailinfo ' \
+		-e '^rev-parse --path-format=absolute --git-path objects --show-prefix --end-of-options HEAD^{commit} HEAD^{tree} HEAD^{commit} --$' \
+		-e '^config -z --show-scope --includes --list$' \
+		-e '^-c init.defaultRefFormat=files init -q --bare --template= --initial-branch=main --object-format=sha1$' \
 		"$BATS_TEST_TMPDIR/git.log" >&2; } &&
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ] &&
 	test_cmp /dev/null "$BATS_TEST_TMPDIR/actual" &&
