@@ -513,46 +513,46 @@ verdicts() {
 	expect_unchanged
 }
 
-@test "a message with two requests: a report for each, each with its own diffstat" {
-	history_simple
-	git checkout -q -b other linus
-	test_commit "other: work" lib/other.c other
-	git checkout -q topic
-	publish topic other
-	request linus other
-	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request"
-	request linus topic
-	r=$BATS_TEST_TMPDIR/request
+# two_requests: topic and other published, both requested from linus in
+# one message, $r.mail; cd to the receiver.
+two_requests() {
+	history_simple &&
+	git checkout -q -b other linus &&
+	test_commit "other: work" lib/other.c other &&
+	git checkout -q topic &&
+	publish topic other &&
+	request linus other &&
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request" &&
+	request linus topic &&
+	r=$BATS_TEST_TMPDIR/request &&
 	cat "$r" "$BATS_TEST_TMPDIR/other-request" |
-		mail_message 8bit 'Subject: [GIT PULL] two' >"$r.mail"
+		mail_message 8bit 'Subject: [GIT PULL] two' >"$r.mail" &&
 	receiver
-	run_tool --verify="$r.mail" --allow-local
-	expect_status 0
-	verdicts >"$BATS_TEST_TMPDIR/summary"
-	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+}
+
+# both_match: the report of two_requests' message says both match.
+both_match() {
+	expect_status 0 &&
+	verdicts >"$BATS_TEST_TMPDIR/summary" &&
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF &&
 	message 1: [GIT PULL] two (request 1 of 2)
 	verdict: matches
 	message 1: [GIT PULL] two (request 2 of 2)
 	verdict: matches
 	2 pull requests: matches 2, messy 0, differs 0, conflicts 0, errors 0
 	EOF
-	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary" &&
 	expect_unchanged
 }
 
+@test "a message with two requests: a report for each, each with its own diffstat" {
+	two_requests
+	run_tool --verify="$r.mail" --allow-local
+	both_match
+}
+
 @test "two requests of one message fetched side by side, the second done first: each report has its own tip" {
-	history_simple
-	git checkout -q -b other linus
-	test_commit "other: work" lib/other.c other
-	git checkout -q topic
-	publish topic other
-	request linus other
-	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request"
-	request linus topic
-	r=$BATS_TEST_TMPDIR/request
-	cat "$r" "$BATS_TEST_TMPDIR/other-request" |
-		mail_message 8bit 'Subject: [GIT PULL] two' >"$r.mail"
-	receiver
+	two_requests
 	# the fetch of topic starts once that of other has ended (or after
 	# a minute, for a tool that fetches one at a time)
 	mkfifo "$BATS_TEST_TMPDIR/other-fetched"
@@ -571,17 +571,7 @@ verdicts() {
 		exit $rc;;
 	esac'
 	run_tool --verify="$r.mail" --allow-local --jobs=2
-	expect_status 0
-	verdicts >"$BATS_TEST_TMPDIR/summary"
-	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
-	message 1: [GIT PULL] two (request 1 of 2)
-	verdict: matches
-	message 1: [GIT PULL] two (request 2 of 2)
-	verdict: matches
-	2 pull requests: matches 2, messy 0, differs 0, conflicts 0, errors 0
-	EOF
-	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
-	expect_unchanged
+	both_match
 }
 
 @test "a request quoted in a reply: verified, the quoting noted" {
