@@ -421,23 +421,33 @@ static const char *other_algorithm(const struct merge *m,
 }
 
 /*
- * How many commits a revision range has (git rev-list --count): -1 when
- * git cannot tell (the "since" commit unknown here).
+ * How many commits the revision ranges <since>..<tip> and
+ * <upstream>..<tip> have (two git rev-list --count, side by side) into
+ * n[0] and n[1]: -1 when git cannot tell (the "since" commit unknown
+ * here).
  */
-static long count_commits(const char *from, const char *to)
+static void count_commits(const char *since, const char *upstream,
+			  const char *tip, long n[2])
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT;
-	long n = -1;
+	struct child_process cp[2] = { CHILD_PROCESS_INIT, CHILD_PROCESS_INIT };
+	struct child_process *cps[2] = { &cp[0], &cp[1] };
+	struct strbuf out[2] = { STRBUF_INIT, STRBUF_INIT };
+	const char *from[2] = { since, upstream };
+	int rcs[2];
+	size_t i;
 
-	strvec_pushl(&cp.args, "rev-list", "--count", "--end-of-options", NULL);
-	strvec_pushf(&cp.args, "%s..%s", from, to);
-	cp.out = &out;
-	cp.no_stderr = 1;
-	if (!run_git(&cp))
-		n = strtol(out.buf, NULL, 10);
-	strbuf_release(&out);
-	return n;
+	for (i = 0; i < 2; i++) {
+		strvec_pushl(&cp[i].args, "rev-list", "--count",
+			     "--end-of-options", NULL);
+		strvec_pushf(&cp[i].args, "%s..%s", from[i], tip);
+		cp[i].out = &out[i];
+		cp[i].no_stderr = 1;
+	}
+	run_git_all(cps, rcs, 2);
+	for (i = 0; i < 2; i++) {
+		n[i] = rcs[i] ? -1 : strtol(out[i].buf, NULL, 10);
+		strbuf_release(&out[i]);
+	}
 }
 
 /* git merge-base --is-ancestor <since> <tip>, for add_since_note() */
@@ -624,7 +634,7 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 {
 	const struct pull *p = &vf->p;
 	struct strbuf base = STRBUF_INIT;
-	long since, pulled;
+	long n[2];			/* commits since <since>, to pull */
 
 	strbuf_addstr(sb, "verdict: differs: ");
 	if (!strcmp(vf->how, "moved")) {
@@ -650,12 +660,11 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 		}
 	}
 	add_str(&base, &vf->msg->req.base);
-	since = count_commits(base.buf, vf->tip.buf);
-	pulled = count_commits(p->upstream.oid.buf, vf->tip.buf);
+	count_commits(base.buf, p->upstream.oid.buf, vf->tip.buf, n);
 	strbuf_release(&base);
-	if (since > 0 && pulled >= 0 && pulled < since)
+	if (n[0] > 0 && n[1] >= 0 && n[1] < n[0])
 		strbuf_addf(sb, "'%s' already has %ld of its %ld commits\n",
-			    p->upstream.name, since - pulled, since);
+			    p->upstream.name, n[0] - n[1], n[0]);
 	else
 		strbuf_addstr(sb, "the request's diffstat is not what pulling "
 			      "it changes\n");
