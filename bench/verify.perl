@@ -21,6 +21,12 @@
 #   by hand, checked: the same floor, its fetch checking what the server
 #       sends (git -c transfer.fsckObjects=true fetch), as --verify's
 #       fetch does: what a stranger's objects cost to check.
+#   required: the checked floor plus the gits that --verify's rules
+#       leave it no way around, run in its rounds (see required() below):
+#       git rev-parse, git config, git mailsplit, git mailinfo, git init
+#       (timed here), and git log -1 for the fetched tip; for a messy
+#       request what "explain" adds too.  --verify over it is the cost
+#       of the tool itself.
 #   by hand + explain (a messy request only): the same floor, plus what
 #       --verify's report of a messy request needs beyond it: git
 #       merge-base --all <upstream> FETCH_HEAD, and git request-pull's
@@ -37,9 +43,10 @@
 # Each run times them all, one after the other, in an order that turns
 # from run to run, without a shell; the medians, the minima and their
 # ratios (--verify over the floor; target <= 1.10) are printed per pair,
-# transport and tool, and a row "checked" over the checked floor; for a
-# messy request a row "explain", over the floor with the explanation.  Needs git 2.38+ and perl; nothing of
-# the repository given is written.
+# transport and tool, a row "checked" over the checked floor and one
+# "required" over the required floor; for a messy request a row
+# "explain", over the floor with the explanation.  Needs git 2.38+ and
+# perl; nothing of the repository given is written.
 
 use strict;
 use warnings;
@@ -202,6 +209,69 @@ sub by_hand {
 	return $dt;
 }
 
+# together([dir, stdin or undef, cmd...]...): run the commands side by
+# side, stdout to /dev/null, and wait for them all; dies if one fails.
+sub together {
+	my @pids;
+	for my $c (@_) {
+		my ($dir, $in, @cmd) = @$c;
+		my $pid = fork() // die "bench/verify.perl: fork: $!\n";
+		if (!$pid) {
+			chdir($dir) or exit(126);
+			open(STDIN, '<', $in) or exit(126) if defined $in;
+			open(STDOUT, '>', '/dev/null') or exit(126);
+			exec(@cmd) or exit(127);
+		}
+		push @pids, [$pid, "@cmd"];
+	}
+	for (@pids) {
+		waitpid($_->[0], 0);
+		die "bench/verify.perl: $_->[1] failed\n" if $?;
+	}
+}
+
+# required(receiver, url, ref, upstream, request, explain): one timed run of the
+# checked floor plus the gits --verify cannot do without, run as it runs
+# them, two rounds side by side: git rev-parse of <upstream>, git config
+# (the receiver's settings) and git mailsplit; git mailinfo (the mail by
+# git's plumbing) and git init (the scratch repository made by git, the
+# receiver's repository left alone); then, after the fetch, git log -1
+# for the fetched tip (the receiver's repository, where merge-tree runs,
+# cannot name the scratch repository's ref); with explain, for a messy
+# request, the merge bases and request-pull's diffstat too, as by_hand's.
+# The least any --verify that follows these rules can do: what is left
+# over it is the tool's own.
+sub required {
+	my ($recv, $url, $ref, $up, $req, $explain) = @_;
+	my $d = tempdir('required.XXXXXX', DIR => $work);
+	my $s = "$d/scratch";
+	my $t0 = time();
+	together([$recv, undef, 'git', 'rev-parse', '--verify', "$up^{commit}"],
+		[$recv, undef, 'git', 'config', '--list'],
+		[$recv, undef, 'git', 'mailsplit', '-b', '--mboxrd', "-o$d", '--', $req]);
+	together([$recv, "$d/0001", 'git', 'mailinfo', '-k', '-u', '--no-scissors',
+			'--no-inbody-headers', '--quoted-cr=strip', "$d/msg", "$d/patch"],
+		[$d, undef, 'git', 'init', '-q', '--bare', $s]);
+	open(my $a, '>', "$s/objects/info/alternates") or die;
+	print $a "$recv/objects\n";
+	close($a);
+	quiet($s, 'git', '-c', 'transfer.fsckObjects=true', 'fetch', '-q', '--no-tags',
+		$url, $ref);
+	my ($tip) = capture('git', '-C', $s, 'log', '-1', '--format=%H', 'FETCH_HEAD')
+		=~ /^([0-9a-f]+)/;
+	my $out = capture('git', '-C', $s, 'merge-tree', '--write-tree', $up, $tip);
+	my ($tree) = $out =~ /^([0-9a-f]+)/;
+	quiet($s, 'git', '--no-pager', 'diff', '--stat', $up, $tree);
+	if ($explain) {
+		my ($base) = capture('git', '-C', $s, 'merge-base', '--all', $up, $tip)
+			=~ /^([0-9a-f]+)/;
+		quiet($s, 'git', '--no-pager', 'diff', '-M', '--stat', '--summary', $base, $tip);
+	}
+	my $dt = time() - $t0;
+	remove_tree($d);
+	return $dt;
+}
+
 # row(pair, via, verdict, by hand's times, --verify's times): a line of
 # the table: medians, minima, ratios.
 sub row {
@@ -260,6 +330,9 @@ for my $pair (@pairs) {
 			'by hand' => sub { by_hand($recv, $url, $ref, $up_id, 0, 0) },
 			'by hand, checked' => sub { by_hand($recv, $url, $ref, $up_id, 0, 1) },
 			'by hand + explain' => sub { by_hand($recv, $url, $ref, $up_id, 1, 0) },
+			'required' => sub {
+				required($recv, $url, $ref, $up_id, $req, $verdict eq 'messy')
+			},
 		);
 		for my $tl (@tools) {
 			my $dir = $tl->[1];
@@ -271,7 +344,7 @@ for my $pair (@pairs) {
 			};
 		}
 		# the explanation's floor only where --verify explains
-		my @order = ('by hand', 'by hand, checked',
+		my @order = ('by hand', 'by hand, checked', 'required',
 			($verdict eq 'messy' ? ('by hand + explain') : ()),
 			map { $_->[0] } @tools);
 		my %t;
@@ -284,6 +357,7 @@ for my $pair (@pairs) {
 			my $n = @tools > 1 ? " $tl->[0]" : '';
 			row("$up $head$n", $t, $verdict, $t{'by hand'}, $t{$tl->[0]});
 			row("$up $head$n", $t, 'checked', $t{'by hand, checked'}, $t{$tl->[0]});
+			row("$up $head$n", $t, 'required', $t{'required'}, $t{$tl->[0]});
 			row("$up $head$n", $t, 'explain', $t{'by hand + explain'}, $t{$tl->[0]})
 				if $t{'by hand + explain'};
 		}
@@ -294,5 +368,8 @@ for my $pair (@pairs) {
 }
 print "\nratio: --verify over by hand, medians (and minima); target <= 1.10\n";
 print "checked: over by hand with transfer.fsckObjects=true, as --verify fetches\n";
+print "required: over the checked floor plus the gits --verify cannot do without:\n" .
+	"git rev-parse, git config, git mailsplit, git mailinfo, git init, git log -1\n" .
+	"(and, for a messy request, what explain adds)\n";
 print "explain: over by hand + git merge-base --all and request-pull's\n" .
 	"git diff -M --stat --summary <base> <tip>, which a messy report also needs\n";
