@@ -231,6 +231,18 @@ static int commit_subject(const char *id, struct strbuf *subject,
 	return 0;
 }
 
+/*
+ * The records every --porcelain report starts with: message <n>, and
+ * part <i> <n> in a message that holds several requests.
+ */
+static void add_message_records(struct strbuf *sb, const struct pullmsg *msg)
+{
+	strbuf_addf(sb, "message %zu\n", msg->number);
+	if (msg->nr_requests > 1)
+		strbuf_addf(sb, "part %zu %zu\n", msg->request,
+			    msg->nr_requests);
+}
+
 /* The records or lines every report starts with. */
 static void add_heading(struct strbuf *sb, const struct verifying *vf)
 {
@@ -238,7 +250,8 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 	struct stat_totals rt = { req->files, req->insertions, req->deletions };
 
 	if (vf->opts->porcelain) {
-		strbuf_addf(sb, "message %zu\nurl ", vf->msg->number);
+		add_message_records(sb, vf->msg);
+		strbuf_addstr(sb, "url ");
 		quote_c_style(sb, vf->url.buf, vf->url.len, 1);
 		strbuf_addstr(sb, "\nref ");
 		quote_c_style(sb, vf->ref.buf, vf->ref.len, 1);
@@ -986,7 +999,8 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 		strbuf_addf(sb, "error: %s\n", fail->why.buf);
 		return;
 	}
-	strbuf_addf(sb, "message %zu\nurl ", msg->number);
+	add_message_records(sb, msg);
+	strbuf_addstr(sb, "url ");
 	quote_c_style(sb, msg->req.url.s, msg->req.url.len, 1);
 	strbuf_addstr(sb, "\nref ");
 	quote_c_style(sb, msg->req.ref.s, msg->req.ref.len, 1);
@@ -998,7 +1012,8 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 /*
  * What the finder undid or found wrong in the request's text, one note
  * a line before its report, which starts in sb at `at`; or a "damage"
- * record after the report's first record (its "message <n>").
+ * record after the report's first records ("message <n>", and
+ * "part <i> <n>" when there is one).
  */
 static void add_damage_notes(struct strbuf *sb, size_t at,
 			     const struct pullreq *req, int porcelain)
@@ -1037,7 +1052,11 @@ static void add_damage_notes(struct strbuf *sb, size_t at,
 			    req->nr_extra_blocks);
 	if (!notes.len)
 		return;
+	/* after the records message <n> and part <i> <n> */
 	if (porcelain && (nl = memchr(sb->buf + at, '\n', sb->len - at)))
+		at = (size_t)(nl - sb->buf) + 1;
+	if (porcelain && !strncmp(sb->buf + at, "part ", 5) &&
+	    (nl = memchr(sb->buf + at, '\n', sb->len - at)))
 		at = (size_t)(nl - sb->buf) + 1;
 	strbuf_add(&rest, sb->buf + at, sb->len - at);
 	strbuf_setlen(sb, at);

@@ -574,6 +574,26 @@ both_match() {
 	both_match
 }
 
+@test "--porcelain, a message with two requests: each report says which part of the message it is" {
+	two_requests
+	run_tool --verify="$r.mail" --allow-local --porcelain
+	expect_status 0 &&
+	grep -E '^(message|part|ref|verdict) ' "$BATS_TEST_TMPDIR/actual" \
+		>"$BATS_TEST_TMPDIR/records" &&
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF &&
+	message 1
+	part 1 2
+	ref topic
+	verdict matches
+	message 1
+	part 2 2
+	ref other
+	verdict matches
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/records" &&
+	expect_unchanged
+}
+
 @test "a request quoted in a reply: verified, the quoting noted" {
 	simple_request
 	sed 's/^/> /' "$r" >"$r.quoted"
