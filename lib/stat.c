@@ -540,46 +540,50 @@ int stat_name_path(struct str name, struct str *path, char **owned)
 	return own_paths(&a, &b, &from, path, owned);
 }
 
+/*
+ * At s + i, after a count: word, or word and an "s", then tail; the
+ * index past them, or 0 when they are not there.
+ */
+static size_t past_word(const char *s, size_t n, size_t i, const char *word,
+			const char *tail)
+{
+	size_t w = strlen(word), t = strlen(tail);
+
+	if (n - i < w || memcmp(s + i, word, w))
+		return 0;
+	i += w;
+	if (i < n && s[i] == 's')
+		i++;
+	if (n - i < t || memcmp(s + i, tail, t))
+		return 0;
+	return i + t;
+}
+
 int stat_parse_totals(struct str l, struct stat_totals *t)
 {
-	long *files = &t->files, *ins = &t->insertions, *del = &t->deletions;
+	static const struct {
+		const char *word, *tail;
+	} part[2] = { { " insertion", "(+)" }, { " deletion", "(-)" } };
+	long *num[2] = { &t->insertions, &t->deletions };
 	const char *s = l.s;
-	size_t n = l.len, i = 1, k;
+	size_t n = l.len, i = 1, j, k, p;
 
 	while (n && is_space_or_tab(s[n - 1]))
 		n--;
 	if (n < 2 || s[0] != ' ' || !is_digit(s[1]))
 		return 0;
-	*ins = *del = 0;
-	if (!(k = parse_num(s + i, n - i, files)))
+	t->insertions = t->deletions = 0;
+	if (!(k = parse_num(s + i, n - i, &t->files)) ||
+	    !(i = past_word(s, n, i + k, " file", " changed")))
 		return 0;
-	i += k;
-	if (n - i >= 13 && !memcmp(s + i, " file changed", 13))
-		i += 13;
-	else if (n - i >= 14 && !memcmp(s + i, " files changed", 14))
-		i += 14;
-	else
-		return 0;
-	if (n - i > 2 && !memcmp(s + i, ", ", 2) &&
-	    (k = parse_num(s + i + 2, n - i - 2, ins))) {
-		size_t j = i + 2 + k;
-
-		if (n - j >= 13 && !memcmp(s + j, " insertion(+)", 13))
-			i = j + 13;
-		else if (n - j >= 14 && !memcmp(s + j, " insertions(+)", 14))
-			i = j + 14;
+	/* ", <n> insertion(s)(+)", ", <n> deletion(s)(-)": either, both */
+	for (p = 0; p < 2; p++)
+		if (n - i > 2 && !memcmp(s + i, ", ", 2) &&
+		    (k = parse_num(s + i + 2, n - i - 2, num[p])) &&
+		    (j = past_word(s, n, i + 2 + k, part[p].word, part[p].tail)))
+			i = j;
 		else
-			*ins = 0;
-	}
-	if (n - i > 2 && !memcmp(s + i, ", ", 2) &&
-	    (k = parse_num(s + i + 2, n - i - 2, del))) {
-		size_t j = i + 2 + k;
-
-		if (n - j >= 12 && !memcmp(s + j, " deletion(-)", 12))
-			i = j + 12;
-		else if (n - j >= 13 && !memcmp(s + j, " deletions(-)", 13))
-			i = j + 13;
-	}
+			*num[p] = 0;
 	return i == n;
 }
 
