@@ -275,9 +275,9 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 	else if (!strcmp(vf->how, "fetched"))
 		strbuf_addstr(sb, "fetched: the tip is the request's\n");
 	else
-		strbuf_addf(sb, "the branch moved since the request: it "
-			    "asks for %s, the branch is at %s\n",
-			    vf->want.buf, vf->tip.buf);
+		/* the branch's id is on the tip line: under 80 columns */
+		strbuf_addf(sb, "moved: the request asks for %s\n",
+			    vf->want.buf);
 	if (vf->nr_earlier) {
 		size_t i;
 
@@ -482,13 +482,14 @@ static void add_since_note(struct strbuf *sb, const struct verifying *vf,
 {
 	int porcelain = vf->opts->porcelain;
 
+	/* a person gets the id as git abbreviates it: under 80 columns */
 	if (rc != 0 && rc != 1)
 		strbuf_addf(sb, porcelain ? "note since-unknown %s\n" :
-			    "note: the request's 'since' commit %s is not in "
+			    "note: the request's 'since' commit %.12s is not in "
 			    "this repository\n", since);
 	else if (rc)
 		strbuf_addf(sb, porcelain ? "note since-not-ancestor %s\n" :
-			    "note: the request's 'since' commit %s is not an "
+			    "note: the request's 'since' commit %.12s is not an "
 			    "ancestor of the tip\n", since);
 }
 
@@ -833,11 +834,12 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 			v = FAILED;
 			goto out;
 		}
-		strbuf_addf(sb, "verdict: messy: the request's diffstat is git "
-			    "request-pull's, from the merge base %.12s (",
+		/* the base as the tip line shows the tip: under 80 columns */
+		strbuf_addf(sb, "verdict: messy: it is git request-pull's "
+			    "diffstat, from one merge base alone:\n  %.12s ",
 			    bases.v[0]);
 		quote_shown(sb, desc.buf, desc.len);
-		strbuf_addstr(sb, ") alone; what pulling it changes is:\n");
+		strbuf_addstr(sb, "\nwhat pulling it changes is:\n");
 		strbuf_add(sb, clean_stat.buf, clean_stat.len);
 		goto out;
 	}
@@ -1035,8 +1037,8 @@ static void add_damage_notes(struct strbuf *sb, size_t at,
 				    what[porcelain ? i : i + 1]);
 	if (req->totals_missing)
 		strbuf_addstr(&notes, porcelain ? "damage totals-missing\n" :
-			      "note: the diffstat has no 'files changed' line: "
-			      "its totals are counted from its rows\n");
+			      "note: no 'files changed' line: the totals are "
+			      "counted from the rows\n");
 	if (req->rows_uneven)
 		strbuf_addstr(&notes, porcelain ? "damage rows-uneven\n" :
 			      "note: the diffstat's rows do not add up to its "
@@ -1048,7 +1050,7 @@ static void add_damage_notes(struct strbuf *sb, size_t at,
 	if (req->nr_extra_blocks)
 		strbuf_addf(&notes, porcelain ? "damage extra-blocks %zu\n" :
 			    "note: %zu more shortlog and diffstat after the "
-			    "request's: not what pulling it brings\n",
+			    "request's, not what it brings\n",
 			    req->nr_extra_blocks);
 	if (!notes.len)
 		return;

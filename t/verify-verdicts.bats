@@ -137,8 +137,29 @@ publish_request() {
 	sed -i "s/^The following changes since commit [0-9a-f]*:/The following changes since commit $(printf '%040d' 1 | tr 0 e):/" "$r"
 	run_tool --verify="$r" --allow-local
 	expect_status 0
-	grep -qx "note: the request's 'since' commit $(printf '%040d' 1 | tr 0 e) is not in this repository" \
+	grep -qx "note: the request's 'since' commit eeeeeeeeeeee is not in this repository" \
 		"$BATS_TEST_TMPDIR/actual"
+	git clean-diffstat --porcelain --verify="$r" --allow-local >"$BATS_TEST_TMPDIR/porcelain"
+	grep -qx "note since-unknown $(printf '%040d' 1 | tr 0 e)" "$BATS_TEST_TMPDIR/porcelain"
+}
+
+@test "a 'since' commit here but not in the branch: a note, the verdict from the tip" {
+	test_commit t1 a.c t1
+	git checkout -q linus
+	test_commit elsewhere b.c elsewhere
+	other=$(git rev-parse HEAD)
+	git checkout -q topic
+	publish_request
+	sed -i "s/^The following changes since commit [0-9a-f]*:/The following changes since commit $other:/" "$r"
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx "note: the request's 'since' commit ${other:0:12} is not an ancestor of the tip" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
+		"$BATS_TEST_TMPDIR/actual"
+	git clean-diffstat --porcelain --verify="$r" --allow-local >"$BATS_TEST_TMPDIR/porcelain"
+	grep -qx "note since-not-ancestor $other" "$BATS_TEST_TMPDIR/porcelain"
+	expect_unchanged
 }
 
 @test "a branch that moved while its old tip is here: the remote is asked, the move reported" {
@@ -150,7 +171,8 @@ publish_request() {
 	cd "$BATS_TEST_TMPDIR/receiver"
 	run_tool --verify="$r" --allow-local
 	expect_status 1
-	grep -qx "the branch moved since the request: it asks for $tip, the branch is at $now" \
+	grep -q "^tip: $now " "$BATS_TEST_TMPDIR/actual" &&
+	grep -qx "moved: the request asks for $tip" \
 		"$BATS_TEST_TMPDIR/actual"
 }
 

@@ -97,7 +97,9 @@ expect_messy_report() {
 		cat <<-EOF
 		request's diffstat: 8 files changed, 47 insertions(+), 7 deletions(-)
 		clean diffstat:     5 files changed, 20 insertions(+), 5 deletions(-)
-		verdict: messy: the request's diffstat is git request-pull's, from the merge base ${base:0:12} (x2) alone; what pulling it changes is:
+		verdict: messy: it is git request-pull's diffstat, from one merge base alone:
+		  ${base:0:12} x2
+		what pulling it changes is:
 		EOF
 		cat "$BATS_TEST_TMPDIR/clean"
 	} | expect_stdout
@@ -200,7 +202,7 @@ expect_moved_report() {
 	expect_stdout <<-EOF
 	pull request: $url topic
 	tip: $now c5
-	the branch moved since the request: it asks for $asked, the branch is at $now
+	moved: the request asks for $asked
 	request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
 	clean diffstat:     3 files changed, 18 insertions(+), 2 deletions(-)
 	verdict: differs: the branch moved since the request
@@ -616,6 +618,45 @@ both_match() {
 	grep -q "^note: the diffstat is cut short" "$BATS_TEST_TMPDIR/actual"
 	run_tool --verify="$r.cut" --allow-local --porcelain
 	grep -qx 'damage cut' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "a diffstat without its 'files changed' line: the totals counted from its rows, noted" {
+	simple_request
+	grep -v '^ [0-9]* files\? changed' "$r" >"$r.untotalled"
+	receiver
+	run_tool --verify="$r.untotalled" --allow-local
+	expect_status 0
+	grep -qx "note: no 'files changed' line: the totals are counted from the rows" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -q '^verdict: matches' "$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r.untotalled" --allow-local --porcelain
+	grep -qx 'damage totals-missing' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "another request's shortlog and diffstat pasted after the request's: noted, and its commits make it differ" {
+	simple_request
+	cat - >>"$r" <<-EOF
+
+	Some One (1):
+	      other: a commit this branch does not have
+
+	 lib/other.c | 2 +-
+	 1 file changed, 1 insertion(+), 1 deletion(-)
+	EOF
+	receiver
+	run_tool --verify="$r" --allow-local
+	expect_status 1
+	grep -qx "note: 1 more shortlog and diffstat after the request's, not what it brings" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx 'verdict: differs: the mail also lists 1 commit that pulling it does not bring' \
+		"$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r" --allow-local --porcelain
+	grep -qx 'damage extra-blocks 1' "$BATS_TEST_TMPDIR/actual"
+	grep -qx 'note foreign 1' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
 }
 
