@@ -115,12 +115,18 @@ sub capture {
 }
 
 # quiet(dir, cmd...): run cmd in dir, stdout to /dev/null; its exit status
-sub quiet {
-	my ($dir, @cmd) = @_;
+sub quiet { return to_null(0, @_) }
+
+# silent(dir, cmd...): the same, stderr to /dev/null too
+sub silent { return to_null(1, @_) }
+
+sub to_null {
+	my ($stderr, $dir, @cmd) = @_;
 	my $pid = fork() // die "bench/verify.perl: fork: $!\n";
 	if (!$pid) {
 		chdir($dir) or exit(126);
 		open(STDOUT, '>', '/dev/null') or exit(126);
+		open(STDERR, '>', '/dev/null') or exit(126) if $stderr;
 		exec(@cmd) or exit(127);
 	}
 	waitpid($pid, 0);
@@ -149,7 +155,7 @@ if (grep { $_ eq 'git' } @transports) {
 			'--reuseaddr', '--base-path=' . dirname($repo), dirname($repo)) or exit(127);
 	}
 	my $url = "git://127.0.0.1:$port/" . basename($repo);
-	for (my $i = 0; quiet($work, 'git', 'ls-remote', $url) != 0; $i++) {
+	for (my $i = 0; silent($work, 'git', 'ls-remote', $url) != 0; $i++) {
 		die "bench/verify.perl: the git daemon does not answer\n" if $i > 50;
 		sleep(0.1);
 	}
