@@ -232,8 +232,48 @@ static int commit_subject(const char *id, struct strbuf *subject,
 }
 
 /*
- * The records every --porcelain report starts with: message <n>, and
- * part <i> <n> in a message that holds several requests.
+ * What the finder undid or found wrong in the request's text: a note a
+ * line, before its report, or with porcelain a "damage" record a kind.
+ */
+static void add_damage_notes(struct strbuf *sb, const struct pullreq *req,
+			     int porcelain)
+{
+	static const char *const what[] = {
+		"spaces", "Unicode spaces where git wrote spaces",
+		"quoted", "the request is quoted or indented",
+		"wrapped", "stat lines wrapped or joined by a mail client",
+		"header", "a header line is not as git writes it",
+		NULL
+	};
+	size_t i;
+
+	for (i = 0; what[i]; i += 2)
+		if (req->damage & (1u << (i / 2)))
+			strbuf_addf(sb, porcelain ? "damage %s\n" : "note: %s\n",
+				    what[porcelain ? i : i + 1]);
+	if (req->totals_missing)
+		strbuf_addstr(sb, porcelain ? "damage totals-missing\n" :
+			      "note: no 'files changed' line: the totals are "
+			      "counted from the rows\n");
+	if (req->rows_uneven)
+		strbuf_addstr(sb, porcelain ? "damage rows-uneven\n" :
+			      "note: the diffstat's rows do not add up to its "
+			      "'files changed' line\n");
+	if (req->rows_cut)
+		strbuf_addstr(sb, porcelain ? "damage cut\n" :
+			      "note: the diffstat is cut short (' ...'): "
+			      "it shows fewer rows than files\n");
+	if (req->nr_extra_blocks)
+		strbuf_addf(sb, porcelain ? "damage extra-blocks %zu\n" :
+			    "note: %zu more shortlog and diffstat after the "
+			    "request's, not what it brings\n",
+			    req->nr_extra_blocks);
+}
+
+/*
+ * The records every --porcelain report starts with: message <n>, part
+ * <i> <n> in a message that holds several requests, and the damage
+ * records of its text.
  */
 static void add_message_records(struct strbuf *sb, const struct pullmsg *msg)
 {
@@ -241,6 +281,7 @@ static void add_message_records(struct strbuf *sb, const struct pullmsg *msg)
 	if (msg->nr_requests > 1)
 		strbuf_addf(sb, "part %zu %zu\n", msg->request,
 			    msg->nr_requests);
+	add_damage_notes(sb, &msg->req, 1);
 }
 
 /* The records or lines every report starts with. */
@@ -1011,62 +1052,6 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
-/*
- * What the finder undid or found wrong in the request's text, one note
- * a line before its report, which starts in sb at `at`; or a "damage"
- * record after the report's first records ("message <n>", and
- * "part <i> <n>" when there is one).
- */
-static void add_damage_notes(struct strbuf *sb, size_t at,
-			     const struct pullreq *req, int porcelain)
-{
-	static const char *const what[] = {
-		"spaces", "Unicode spaces where git wrote spaces",
-		"quoted", "the request is quoted or indented",
-		"wrapped", "stat lines wrapped or joined by a mail client",
-		"header", "a header line is not as git writes it",
-		NULL
-	};
-	struct strbuf notes = STRBUF_INIT, rest = STRBUF_INIT;
-	const char *nl;
-	size_t i;
-
-	for (i = 0; what[i]; i += 2)
-		if (req->damage & (1u << (i / 2)))
-			strbuf_addf(&notes, porcelain ? "damage %s\n" : "note: %s\n",
-				    what[porcelain ? i : i + 1]);
-	if (req->totals_missing)
-		strbuf_addstr(&notes, porcelain ? "damage totals-missing\n" :
-			      "note: no 'files changed' line: the totals are "
-			      "counted from the rows\n");
-	if (req->rows_uneven)
-		strbuf_addstr(&notes, porcelain ? "damage rows-uneven\n" :
-			      "note: the diffstat's rows do not add up to its "
-			      "'files changed' line\n");
-	if (req->rows_cut)
-		strbuf_addstr(&notes, porcelain ? "damage cut\n" :
-			      "note: the diffstat is cut short (' ...'): "
-			      "it shows fewer rows than files\n");
-	if (req->nr_extra_blocks)
-		strbuf_addf(&notes, porcelain ? "damage extra-blocks %zu\n" :
-			    "note: %zu more shortlog and diffstat after the "
-			    "request's, not what it brings\n",
-			    req->nr_extra_blocks);
-	if (!notes.len)
-		return;
-	/* after the records message <n> and part <i> <n> */
-	if (porcelain && (nl = memchr(sb->buf + at, '\n', sb->len - at)))
-		at = (size_t)(nl - sb->buf) + 1;
-	if (porcelain && !strncmp(sb->buf + at, "part ", 5) &&
-	    (nl = memchr(sb->buf + at, '\n', sb->len - at)))
-		at = (size_t)(nl - sb->buf) + 1;
-	strbuf_add(&rest, sb->buf + at, sb->len - at);
-	strbuf_setlen(sb, at);
-	strbuf_add(sb, notes.buf, notes.len);
-	strbuf_add(sb, rest.buf, rest.len);
-	strbuf_release(&notes);
-	strbuf_release(&rest);
-}
 
 /*
  * Report every request that is ready, in the order of the input, as
@@ -1082,7 +1067,6 @@ static void report_ready(struct verifying_all *all)
 		struct request *r = &all->rq[all->next_report++];
 		const struct pullmsg *msg = r->vf.msg;
 		enum verdict v = FAILED;
-		size_t at;
 
 		if (all->mbox && !opts->porcelain) {
 			if (all->next_report > 1)
@@ -1094,7 +1078,9 @@ static void report_ready(struct verifying_all *all)
 					    msg->request, msg->nr_requests);
 			strbuf_addch(&sb, '\n');
 		}
-		at = sb.len;
+		/* a person's notes go first; porcelain's in the records */
+		if (!opts->porcelain)
+			add_damage_notes(&sb, &msg->req, 0);
 		if (r->vf.how && opts->in_order) {
 			/* into <upstream> with those before it pulled */
 			strbuf_add(&r->upstream, all->chain.buf, all->chain.len);
@@ -1124,7 +1110,6 @@ static void report_ready(struct verifying_all *all)
 				fprintf(stderr, "%s\n", r->fail.detail.buf);
 			add_failure(&sb, msg, &r->fail, opts->porcelain);
 		}
-		add_damage_notes(&sb, at, &msg->req, opts->porcelain);
 		all->count[v]++;
 		all->status |= v != MATCHES;
 		fwrite(sb.buf, 1, sb.len, stdout);
