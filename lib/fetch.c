@@ -212,51 +212,6 @@ int commit_found(int rc, const struct strbuf *out, struct strbuf *oid,
 	return 0;
 }
 
-/* A line of git fetch's stderr that is only its progress. */
-static int is_progress(const char *s, size_t len)
-{
-	static const char done[] = ", done.";
-
-	if (len >= 8 && !memcmp(s, "remote: ", 8)) {
-		s += 8;
-		len -= 8;
-	}
-	return (len >= sizeof(done) - 1 &&
-		!memcmp(s + len - (sizeof(done) - 1), done, sizeof(done) - 1)) ||
-	       (len >= 6 && !memcmp(s, "Total ", 6));
-}
-
-/*
- * What git fetch said, its progress left out: the message of its first
- * "fatal: " line (the cause; those after it say that it failed) into
- * reason, the lines that are no "fatal: " into detail, escaped.
- */
-static void fetch_messages(const struct strbuf *err, struct strbuf *reason,
-			   struct strbuf *detail)
-{
-	const char *p = err->buf, *end = err->buf + err->len;
-
-	while (p < end) {
-		const char *eol = p;
-		size_t len;
-
-		while (eol < end && *eol != '\n' && *eol != '\r')
-			eol++;
-		len = (size_t)(eol - p);
-		if ((eol < end && *eol == '\r') || !len || is_progress(p, len)) {
-			;			/* progress, updated or done */
-		} else if (len > 7 && !memcmp(p, "fatal: ", 7)) {
-			if (!reason->len)
-				quote_shown(reason, p + 7, len - 7);
-		} else {
-			quote_shown(detail, p, len);
-			strbuf_addch(detail, '\n');
-		}
-		p = eol + 1;
-	}
-	strbuf_trim_newlines(detail);
-}
-
 void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	       const struct fetch_request *rq, struct child_process *cp,
 	       struct strbuf *err)
@@ -286,15 +241,14 @@ void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 
 int fetch_result(int rc, const struct strbuf *err, const struct pull *p,
 		 const struct fetch_request *rq, struct strbuf *tip,
-		 struct strbuf *subject, struct strbuf *why,
-		 struct strbuf *detail)
+		 struct strbuf *subject, struct strbuf *why)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT, reason = STRBUF_INIT;
 	const char *ref = *rq->ref ? rq->ref : "HEAD";
 
 	if (rc) {
-		fetch_messages(err, &reason, detail);
+		run_said(&reason, err);
 		strbuf_addf(why, "cannot fetch '%s' from '%s'", ref, rq->url);
 		if (rc == RUN_TIMED_OUT)
 			strbuf_addf(why, ": it took more than %d seconds",

@@ -84,14 +84,14 @@ void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 /*
  * What the fetch of fetch_cmd() gave (it exited rc, said err): 0, with
  * the commit the ref names (a tag peeled) and its subject; -1 on
- * failure: why, one line, and detail, what else git said (progress
- * left out), each line ready to be shown (text from the server is
+ * failure: why, one line that carries all git said of it (run_said():
+ * an ssh's own lines, the server's, git's fatal one with the lines
+ * that go on from it), ready to be shown (text from the server is
  * escaped).
  */
 int fetch_result(int rc, const struct strbuf *err, const struct pull *p,
 		 const struct fetch_request *rq, struct strbuf *tip,
-		 struct strbuf *subject, struct strbuf *why,
-		 struct strbuf *detail);
+		 struct strbuf *subject, struct strbuf *why);
 
 /*
  * Prepare cp to find <spec>^{commit} and its subject, into out, in the

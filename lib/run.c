@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "quote.h"
 #include "run.h"
 #include "signals.h"
 
@@ -492,45 +493,91 @@ int run_git(struct child_process *cp)
 	return rc;
 }
 
-/* Pass on what git said and stop as it would. */
+/* A line of git's stderr that is only its progress (git fetch --progress). */
+static int is_progress(const char *s, size_t len)
+{
+	static const char done[] = ", done.";
+
+	if (len >= 8 && !memcmp(s, "remote: ", 8)) {
+		s += 8;
+		len -= 8;
+	}
+	return (len >= sizeof(done) - 1 &&
+		!memcmp(s + len - (sizeof(done) - 1), done, sizeof(done) - 1)) ||
+	       (len >= 6 && !memcmp(s, "Total ", 6));
+}
+
+/* The length of the "fatal: " or "error: " s starts with, else 0. */
+static size_t error_prefix(const char *s, size_t len)
+{
+	return len >= 7 && (!memcmp(s, "fatal: ", 7) ||
+			    !memcmp(s, "error: ", 7)) ? 7 : 0;
+}
+
+/* Does the line s start a message of its own ("remote: ...")? */
+static int starts_message(const char *s, size_t len)
+{
+	static const char *const prefixes[] = {
+		"fatal: ", "error: ", "warning: ", "hint: ", "remote: "
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(*prefixes); i++)
+		if (len >= strlen(prefixes[i]) &&
+		    !memcmp(s, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+void run_said(struct strbuf *out, const struct strbuf *err)
+{
+	const char *p = err ? err->buf : "", *end = p + (err ? err->len : 0);
+	int in_error = 0;		/* in the first error's lines */
+
+	while (p < end) {
+		const char *eol = p;
+		size_t len, skip;
+
+		while (eol < end && *eol != '\n' && *eol != '\r')
+			eol++;
+		len = (size_t)(eol - p);
+		skip = error_prefix(p, len);
+		if ((eol < end && *eol == '\r') || !len || is_progress(p, len)) {
+			;			/* progress, updated or done */
+		} else if (in_error && starts_message(p, len)) {
+			break;			/* what follows from the error */
+		} else {
+			if (out->len)
+				strbuf_addstr(out, in_error ? " " : "; ");
+			quote_shown(out, p + skip, len - skip);
+			in_error |= skip != 0;
+		}
+		p = eol + 1;
+	}
+}
+
+/* Pass on what git said, in one line, and stop as it would. */
 void die_with_git(const char *what, int status, const struct strbuf *err)
 {
-	if (err->len) {
-		fwrite(err->buf, 1, err->len, stderr);
-		if (err->buf[err->len - 1] != '\n')
-			fputc('\n', stderr);
-		exit(128);
-	}
+	struct strbuf said = STRBUF_INIT;
+
+	run_said(&said, err);
+	if (said.len)
+		die("%s", said.buf);
 	die("%s failed (%s)", what, run_describe(status));
 }
 
 int run_reason(struct strbuf *why, const char *what, int status,
 	       const struct strbuf *err)
 {
-	const char *p = err ? err->buf : "", *line = NULL;
-	size_t len = 0;
+	struct strbuf said = STRBUF_INIT;
 
-	/* git's first "fatal: " or "error: " line, else its first line */
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-
-		if (!nl)
-			nl = p + strlen(p);
-		if (!strncmp(p, "fatal: ", 7) || !strncmp(p, "error: ", 7)) {
-			line = p + 7;
-			len = (size_t)(nl - line);
-			break;
-		}
-		if (!line && nl > p) {
-			line = p;
-			len = (size_t)(nl - p);
-		}
-		p = *nl ? nl + 1 : nl;
-	}
-	if (line)
-		strbuf_addf(why, "%s: %.*s", what, (int)len, line);
+	run_said(&said, err);
+	if (said.len)
+		strbuf_addf(why, "%s: %s", what, said.buf);
 	else
 		strbuf_addf(why, "%s failed (%s)", what, run_describe(status));
+	strbuf_release(&said);
 	return -1;
 }
 

@@ -93,17 +93,29 @@ void run_git_all_or_die(struct child_process **cps, size_t nr);
 void run_git_or_die(struct child_process *cp);
 
 /*
- * Stop because a git command (what, "git merge-tree") failed: pass on
- * what it said on stderr (err), or say that it failed and how, and exit
- * 128 as git would.
+ * What git said on stderr (err, may be NULL), in one line added to out,
+ * each line escaped (quote_shown()): its progress and empty lines left
+ * out, its first message of "fatal: " or "error: " less that word, with
+ * the lines that go on from it joined by spaces ("unable to connect to
+ * host:" and the reason on the next line), after the lines said before
+ * it, each joined by "; " (an ssh's own, the server's "remote: ").  The
+ * messages after that first error, which say that it failed, are left
+ * out.  Nothing is added when git said nothing.
+ */
+void run_said(struct strbuf *out, const struct strbuf *err);
+
+/*
+ * Stop because a git command (what, "git merge-tree") failed: say what
+ * it said on stderr (err) in one line (run_said()), or that it failed
+ * and how, and exit 128 as git would.
  */
 NORETURN void die_with_git(const char *what, int status,
 			   const struct strbuf *err);
 
 /*
  * Why a git (what, "git merge-tree") failed, in one line into why: what
- * it said first on stderr (err, may be NULL) less its "fatal: ", or how
- * it failed.  Returns -1, for a caller's return.
+ * it said (err, may be NULL; run_said()) after "<what>: ", or how it
+ * failed.  Returns -1, for a caller's return.
  */
 int run_reason(struct strbuf *why, const char *what, int status,
 	       const struct strbuf *err);

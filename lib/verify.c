@@ -32,10 +32,10 @@ static const char *const verdict_name[] = {
 
 /*
  * Why a request could not be verified: one line (what a single message
- * dies with, what an mbox's report of it says), and what git said.
+ * dies with, what an mbox's report of it says).
  */
 struct failure {
-	struct strbuf why, detail;
+	struct strbuf why;
 };
 
 /* A request, once its tip is known: what report() needs. */
@@ -1098,16 +1098,9 @@ static void report_ready(struct verifying_all *all)
 			pull_in_memory(all, r);
 		if (v == FAILED) {
 			/* one message: as fatal as any other error */
-			if (!all->mbox) {
-				int code = die_message("%s", r->fail.why.buf);
-
-				if (r->fail.detail.len)
-					fprintf(stderr, "%s\n", r->fail.detail.buf);
-				exit(code);
-			}
+			if (!all->mbox)
+				die("%s", r->fail.why.buf);
 			/* in an mbox: its report says so, the others go on */
-			if (r->fail.detail.len)
-				fprintf(stderr, "%s\n", r->fail.detail.buf);
 			add_failure(&sb, msg, &r->fail, opts->porcelain);
 		}
 		all->count[v]++;
@@ -1148,7 +1141,7 @@ static void fetched(size_t task, int rc, void *data)
 	if (!r)
 		BUG("a fetch for no request");
 	if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch, &r->vf.tip,
-			  &r->vf.subject, &r->fail.why, &r->fail.detail))
+			  &r->vf.subject, &r->fail.why))
 		r->vf.how = strncmp(r->vf.tip.buf, r->vf.want.buf,
 				    r->vf.want.len) ? "moved" : "fetched";
 	r->ready = 1;
@@ -1272,7 +1265,6 @@ int verify(const struct options *opts)
 		strbuf_init(&r->vf.tip);
 		strbuf_init(&r->vf.subject);
 		strbuf_init(&r->fail.why);
-		strbuf_init(&r->fail.detail);
 		strbuf_init(&r->err);
 		strbuf_init(&r->vf.merged_tree);
 		strbuf_init(&r->upstream);
@@ -1350,7 +1342,6 @@ int verify(const struct options *opts)
 	for (i = 0; i < all.nr; i++) {
 		verifying_release(&all.rq[i].vf);
 		strbuf_release(&all.rq[i].fail.why);
-		strbuf_release(&all.rq[i].fail.detail);
 		strbuf_release(&all.rq[i].err);
 		strbuf_release(&all.rq[i].upstream);
 		strbuf_release(&all.rq[i].tree);

@@ -6,6 +6,7 @@
 # shellcheck disable=SC2030,SC2031 # each @test is a subshell: its variables are its own
 
 load test_helper
+load lib/mail
 
 setup() {
 	setup_world
@@ -13,6 +14,10 @@ setup() {
 	url=file://$PUB
 	history_simple
 	git init -q --bare "$PUB"
+}
+
+teardown() {
+	stop_servers
 }
 
 # many_files <n> <dir>: a commit on topic adding n one-line files under <dir>.
@@ -117,5 +122,125 @@ many_files() {
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
 	expect_status 0
 	grep -qx 'the tip is in this repository' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+# unreachable <name> <url>: the request for topic, as if it were at
+# <url>, in the file $BATS_TEST_TMPDIR/<name>.
+unreachable() {
+	git request-pull linus "$url" topic |
+		sed "s|^  $url topic\$|  $2 topic|" >"$BATS_TEST_TMPDIR/$1" &&
+	grep -q "^  $2 topic\$" "$BATS_TEST_TMPDIR/$1"
+}
+
+# unreachable_requests: in $BATS_TEST_TMPDIR, the request for topic at a
+# closed port of the loopback (refused), at an ssh URL whose ssh prints
+# three lines and fails (ssh; GIT_SSH_COMMAND is exported), at a host
+# that cannot be looked up (dns), and at $url (file); then cd to a
+# receiver.  $refused,
+# $ssh_url: their URLs.
+unreachable_requests() {
+	git push -q "$PUB" topic &&
+	refused=git://127.0.0.1:$(free_port)/pub.git &&
+	ssh_url=ssh://git.example.org/pub.git &&
+	unreachable refused "$refused" &&
+	unreachable ssh "$ssh_url" &&
+	unreachable dns git://no-such-host.invalid/pub.git &&
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/file" &&
+	cat >"$BATS_TEST_TMPDIR/fake-ssh" <<-\EOF &&
+	#!/bin/sh
+	echo 'ssh: connect to host git.example.org port 22: Connection refused' >&2
+	echo 'kex_exchange_identification: read: Connection reset by peer' >&2
+	echo 'Connection reset by 192.0.2.1 port 22' >&2
+	exit 255
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/fake-ssh" &&
+	export GIT_SSH_COMMAND="$BATS_TEST_TMPDIR/fake-ssh" &&
+	receiver
+}
+
+# What the tool says of each of them, after "cannot fetch 'topic' from ".
+refused_reason() {
+	printf '%s\n' "'$refused': unable to connect to 127.0.0.1: 127.0.0.1[0: 127.0.0.1]: errno=Connection refused"
+}
+ssh_reason() {
+	printf '%s' "'$ssh_url': ssh: connect to host git.example.org port 22: Connection refused; " \
+		'kex_exchange_identification: read: Connection reset by peer; ' \
+		'Connection reset by 192.0.2.1 port 22; ' \
+		'Could not read from remote repository. ' \
+		'Please make sure you have the correct access rights and the repository exists.'
+	echo
+}
+
+@test "a connection refused: one fatal line with the whole reason, exit 128" {
+	unreachable_requests
+	run_tool --verify="$BATS_TEST_TMPDIR/refused"
+	expect_failure 128 <<-EOF
+	fatal: cannot fetch 'topic' from $(refused_reason)
+	EOF
+}
+
+@test "an ssh that fails saying three lines: one fatal line with all they say, exit 128" {
+	unreachable_requests
+	run_tool --verify="$BATS_TEST_TMPDIR/ssh"
+	expect_failure 128 <<-EOF
+	fatal: cannot fetch 'topic' from $(ssh_reason)
+	EOF
+}
+
+@test "a host that cannot be looked up: one fatal line with the reason, exit 128" {
+	unreachable_requests
+	run_tool --verify="$BATS_TEST_TMPDIR/dns"
+	expect_status 128
+	test_cmp /dev/null "$BATS_TEST_TMPDIR/actual"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/stderr")" -eq 1 ]
+	grep -q "^fatal: cannot fetch 'topic' from 'git://no-such-host.invalid/pub.git': unable to look up no-such-host.invalid .*[^ ]\$" \
+		"$BATS_TEST_TMPDIR/stderr"
+	expect_unchanged
+}
+
+# unreachable_mbox: the mbox $BATS_TEST_TMPDIR/mbox of the refused, ssh
+# and dns requests, and the request over file:// last.
+unreachable_mbox() {
+	local name
+	for name in refused ssh dns; do
+		mail_message 7bit "Subject: [GIT PULL] $name" \
+			<"$BATS_TEST_TMPDIR/$name" >"$BATS_TEST_TMPDIR/$name.mail" || return
+	done
+	mail_message 7bit 'Subject: [GIT PULL] file' <"$BATS_TEST_TMPDIR/file" \
+		>"$BATS_TEST_TMPDIR/file.mail" &&
+	mail_mbox "$BATS_TEST_TMPDIR"/{refused,ssh,dns,file}.mail >"$BATS_TEST_TMPDIR/mbox"
+}
+
+@test "in an mbox, each request that cannot be reached is one error line with the whole reason, nothing on stderr" {
+	unreachable_requests
+	unreachable_mbox
+	run_tool --verify="$BATS_TEST_TMPDIR/mbox" --allow-local
+	expect_status 1
+	expect_no_stderr
+	grep '^error: ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/errors"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/errors")" -eq 3 ]
+	sed -n 1p "$BATS_TEST_TMPDIR/errors" >"$BATS_TEST_TMPDIR/refused.error"
+	echo "error: cannot fetch 'topic' from $(refused_reason)" |
+		test_cmp - "$BATS_TEST_TMPDIR/refused.error"
+	sed -n 2p "$BATS_TEST_TMPDIR/errors" >"$BATS_TEST_TMPDIR/ssh.error"
+	echo "error: cannot fetch 'topic' from $(ssh_reason)" |
+		test_cmp - "$BATS_TEST_TMPDIR/ssh.error"
+	grep -q '^4 pull requests: matches 1, .*errors 3$' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "--porcelain, in an mbox: each request that cannot be reached has one error record with the whole reason" {
+	unreachable_requests
+	unreachable_mbox
+	run_tool --verify="$BATS_TEST_TMPDIR/mbox" --allow-local --porcelain
+	expect_status 1
+	expect_no_stderr
+	grep '^error ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/errors"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/errors")" -eq 3 ]
+	{
+		echo "error cannot fetch 'topic' from $(refused_reason)"
+		echo "error cannot fetch 'topic' from $(ssh_reason)"
+	} | test_cmp - <(sed -n 1,2p "$BATS_TEST_TMPDIR/errors")
 	expect_unchanged
 }
