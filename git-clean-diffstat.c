@@ -34,6 +34,7 @@
 #include "lib/diff.h"
 #include "lib/merge.h"
 #include "lib/options.h"
+#include "lib/relay.h"
 #include "lib/request-pull.h"
 #include "lib/resolve.h"
 #include "lib/signals.h"
@@ -109,6 +110,9 @@ int main(int argc, char **argv)
 	struct strvec bases = STRVEC_INIT;
 	int status;
 
+	if (getenv(RELAY_ENV))		/* git fetch's proxy (fetch.h) */
+		return relay_main(argc, argv);
+	relay_set_program(argv[0]);
 	signals_init();
 	parse_options(argc, argv, &opts);
 	if (opts.help) {

@@ -6,6 +6,7 @@
 #include "fetch.h"
 #include "quarantine.h"
 #include "quote.h"
+#include "relay.h"
 
 /* The scratch repository, in the quarantine; empty until made. */
 static struct strbuf scratch = STRBUF_INIT;
@@ -98,6 +99,8 @@ void fetch_settings_parse(struct fetch_settings *fs, int rc,
 			fs->stall = seconds(value);
 		} else if (!strcmp(key, "clean-diffstat.jobs")) {
 			fs->jobs = jobs_of(value);
+		} else if (!strcmp(key, "core.gitproxy")) {
+			fs->git_proxy = 1;
 		}
 		if ((!strcmp(scope, "local") || !strcmp(scope, "worktree")) &&
 		    own_setting(key)) {
@@ -212,6 +215,25 @@ int commit_found(int rc, const struct strbuf *out, struct strbuf *oid,
 	return 0;
 }
 
+/*
+ * Does the fetch of url go through a relay of ours?  Over git:// (as
+ * the receiver's insteadOf make it), unless the receiver has a proxy
+ * command of their own, which is then the fetch's as it would be git's.
+ */
+static int relayed(const struct fetch_settings *fs, const char *url)
+{
+	struct strbuf used = STRBUF_INIT;
+	enum fetchgate_transport kind;
+	int rc;
+
+	fetchgate_used_url(&fs->rewrites, url, &used);
+	rc = !fetchgate_check_url(used.buf, used.len, 1, &kind, NULL) &&
+	     kind == FETCHGATE_GIT && !fs->git_proxy &&
+	     !getenv("GIT_PROXY_COMMAND");
+	strbuf_release(&used);
+	return rc;
+}
+
 void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	       const struct fetch_request *rq, struct child_process *cp,
 	       struct strbuf *err)
@@ -236,6 +258,11 @@ void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	cp->err_max = 65536;
 	cp->timeout_ms = rq->timeout * 1000;
 	cp->idle_ms = rq->stall * 1000;
+	if (rq->stall && relayed(fs, rq->url)) {
+		strvec_pushf(&cp->env, "GIT_PROXY_COMMAND=%s", relay_program());
+		strvec_pushf(&cp->env, "%s=%d", RELAY_ENV, RUN_WATCH_FD);
+		cp->watch = 1;
+	}
 	cp->no_stdout = 1;
 }
 

@@ -29,9 +29,12 @@
  * after --end-of-options.
  *
  * The fetch is stopped when it takes longer than its timeout, or when
- * it has received nothing for its stall limit (its progress, which it
- * then writes, is how data arriving is seen): that request's error.
- * What it says on stderr is kept to its last 64 KiB.
+ * it has received nothing for its stall limit: that request's error.
+ * Over git://, what it receives is seen byte for byte, the connection
+ * going through us (relay.h, as git's proxy command); when the receiver
+ * has a proxy command of their own, and over the other transports,
+ * what git writes on stderr (its progress) is how data arriving is
+ * seen.  What it says on stderr is kept to its last 64 KiB.
  */
 
 struct fetch_settings {
@@ -41,9 +44,11 @@ struct fetch_settings {
 	int timeout, stall;		/* clean-diffstat.fetchTimeout and
 					   fetchStall, seconds; -1: unset */
 	int jobs;			/* clean-diffstat.jobs; 0: unset */
+	int git_proxy;			/* a core.gitProxy is set */
 };
 
-#define FETCH_SETTINGS_INIT { FETCHGATE_REWRITES_INIT, STRVEC_INIT, -1, -1, 0 }
+#define FETCH_SETTINGS_INIT \
+	{ FETCHGATE_REWRITES_INIT, STRVEC_INIT, -1, -1, 0, 0 }
 
 /*
  * Prepare cp to read the receiver's configuration into out; what it

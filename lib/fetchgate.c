@@ -218,6 +218,17 @@ static const struct fetchgate_rewrite *rewrite_of(const struct fetchgate_rewrite
 	return best;
 }
 
+void fetchgate_used_url(const struct fetchgate_rewrites *rw, const char *url,
+			struct strbuf *out)
+{
+	const struct fetchgate_rewrite *r = rewrite_of(rw, url);
+
+	if (r)
+		strbuf_addf(out, "%s%s", r->base, url + strlen(r->prefix));
+	else
+		strbuf_addstr(out, url);
+}
+
 int fetchgate_check(const struct fetchgate_rewrites *rw, const char *url,
 		    const char *ref, int allow_local, struct strbuf *why)
 {

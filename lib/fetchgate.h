@@ -76,4 +76,8 @@ void fetchgate_rewrites_release(struct fetchgate_rewrites *rw);
 int fetchgate_check(const struct fetchgate_rewrites *rw, const char *url,
 		    const char *ref, int allow_local, struct strbuf *why);
 
+/* The URL git fetch uses for url (rewritten, or url itself), into out. */
+void fetchgate_used_url(const struct fetchgate_rewrites *rw, const char *url,
+			struct strbuf *out);
+
 #endif

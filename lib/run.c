@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "quote.h"
+#include "relay.h"
 #include "run.h"
 #include "signals.h"
 
@@ -53,9 +54,12 @@ static void make_pipe(int fd[2])
 		die_errno("fcntl");
 }
 
-/* in: the file to read stdin from, NULL to inherit ours */
+/*
+ * in: the file to read stdin from, NULL to inherit ours; watch: the
+ * RUN_WATCH_FD to give, or -1
+ */
 static pid_t spawn(const char **argv, const char **envp, const char *in,
-		   int out, int err)
+		   int out, int err, int watch)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -70,6 +74,8 @@ static pid_t spawn(const char **argv, const char **envp, const char *in,
 		posix_spawn_file_actions_adddup2(&fa, out, 1);
 	if (err >= 0)
 		posix_spawn_file_actions_adddup2(&fa, err, 2);
+	if (watch >= 0)
+		posix_spawn_file_actions_adddup2(&fa, watch, RUN_WATCH_FD);
 
 	posix_spawnattr_init(&attr);
 	sigemptyset(&none);
@@ -98,14 +104,16 @@ static pid_t spawn(const char **argv, const char **envp, const char *in,
 
 /* A git started, and what is to be read of it. */
 struct running {
-	pid_t pid;
-	int fd[2];			/* its stdout and stderr, or -1 */
-	struct strbuf *sink[2];		/* where they go */
-	size_t max[2];			/* keep only their last bytes (0: all) */
 	long deadline, idle_ms, idle_until;	/* 0: none; monotonic ms */
+	struct running *next;		/* in live, while it runs */
+	struct strbuf *sink[2];		/* where its stdout and stderr go */
+	size_t max[2];			/* keep only their last bytes (0: all) */
+	pid_t pid;
+	int watch_fd;			/* its relays' pipe (watch), or -1 */
+	int connections, opened;	/* open now; any opened yet */
 	int status;
 	int exited;
-	struct running *next;		/* in live, while it runs */
+	int fd[2];			/* its stdout and stderr, or -1 */
 };
 
 /*
@@ -170,8 +178,35 @@ static int drain(struct running *r, int s)
 		return 0;
 	strbuf_setlen(sb, sb->len + (size_t)n);
 	keep_tail(sb, r->max[s]);
-	if (r->idle_ms)
+	if (r->idle_ms && r->watch_fd < 0)
 		r->idle_until = now_ms() + r->idle_ms;
+	return 1;
+}
+
+/*
+ * Read what r's relays say (relay.h), drain()'s way: the stall counts
+ * from what came while a connection is open, or before the first one,
+ * and is off between connections and after them (git then works on
+ * what it received).
+ */
+static int drain_watch(struct running *r)
+{
+	char buf[512];
+	ssize_t n = read(r->watch_fd, buf, sizeof(buf)), i;
+
+	if (n < 0)
+		return errno == EINTR || errno == EAGAIN ? -1 : 0;
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (buf[i] == RELAY_OPENED)
+			r->connections++, r->opened = 1;
+		else if (buf[i] == RELAY_CLOSED && r->connections)
+			r->connections--;
+	}
+	if (r->idle_ms)
+		r->idle_until = r->connections || !r->opened ?
+			now_ms() + r->idle_ms : 0;
 	return 1;
 }
 
@@ -198,6 +233,10 @@ static void drain_and_close(struct running *r)
 		close(r->fd[s]);
 		r->fd[s] = -1;
 	}
+	if (r->watch_fd >= 0) {
+		close(r->watch_fd);
+		r->watch_fd = -1;
+	}
 }
 
 static void close_pipes(struct running *r)
@@ -209,6 +248,10 @@ static void close_pipes(struct running *r)
 			close(r->fd[s]);
 			r->fd[s] = -1;
 		}
+	if (r->watch_fd >= 0) {
+		close(r->watch_fd);
+		r->watch_fd = -1;
+	}
 }
 
 /* Kill every git that runs with sig, wait for them, and die of it. */
@@ -247,14 +290,29 @@ static void start(struct running *r, struct child_process *cp)
 {
 	struct strvec argv = STRVEC_INIT, envp = STRVEC_INIT;
 	int out_fd[2] = { -1, -1 }, err_fd[2] = { -1, -1 }, devnull = -1;
+	int watch_fd[2] = { -1, -1 };
 
+	if (cp->watch) {
+		make_pipe(watch_fd);
+		/* above RUN_WATCH_FD, which dup2() is then sure to make */
+		if (watch_fd[1] <= RUN_WATCH_FD) {
+			int high = fcntl(watch_fd[1], F_DUPFD_CLOEXEC,
+					 RUN_WATCH_FD + 1);
+
+			if (high < 0)
+				die_errno("fcntl");
+			close(watch_fd[1]);
+			watch_fd[1] = high;
+		}
+	}
 	strvec_push(&argv, "git");
 	strvec_pushv(&argv, cp->args.v, cp->args.nr);
 	build_env(&envp, cp->env.v);
 	r->pid = spawn(argv.v, envp.v, cp->stdin_inherit ? NULL :
 		       cp->in ? cp->in : "/dev/null",
 		       child_fd(cp->out, cp->no_stdout, out_fd, &devnull),
-		       child_fd(cp->err, cp->no_stderr, err_fd, &devnull));
+		       child_fd(cp->err, cp->no_stderr, err_fd, &devnull),
+		       watch_fd[1]);
 
 	strvec_clear(&argv);
 	strvec_clear(&envp);
@@ -266,6 +324,10 @@ static void start(struct running *r, struct child_process *cp)
 		close(out_fd[1]);
 	if (err_fd[1] >= 0)
 		close(err_fd[1]);
+	if (watch_fd[1] >= 0)
+		close(watch_fd[1]);
+	r->watch_fd = watch_fd[0];
+	r->connections = r->opened = 0;
 	r->fd[0] = out_fd[0];
 	r->fd[1] = err_fd[0];
 	r->sink[0] = cp->out;
@@ -303,6 +365,28 @@ static int reaped(struct running *r)
 }
 
 /*
+ * Has a relay of r said something that is not read yet (while we were
+ * away, in a caller's callback)?  Then it is read now.
+ */
+static int watch_pending(struct running *r)
+{
+	struct pollfd pfd;
+
+	if (r->watch_fd < 0)
+		return 0;
+	pfd.fd = r->watch_fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	if (poll(&pfd, 1, 0) <= 0 || !(pfd.revents & POLLIN))
+		return 0;
+	if (!drain_watch(r)) {
+		close(r->watch_fd);
+		r->watch_fd = -1;
+	}
+	return !r->idle_until || r->idle_until > now_ms();
+}
+
+/*
  * A git past its time: killed (SIGTERM: git's own handlers then stop
  * what it started), waited for, and given the status that says why.
  */
@@ -312,7 +396,7 @@ static void stop_late(struct running *r, long now)
 
 	if (r->deadline && now >= r->deadline)
 		why = RUN_TIMED_OUT;
-	else if (r->idle_until && now >= r->idle_until)
+	else if (r->idle_until && now >= r->idle_until && !watch_pending(r))
 		why = RUN_STALLED;
 	else
 		return;
@@ -355,8 +439,8 @@ static int poll_timeout(const struct running *r, size_t nr,
 static void wait_for(struct running *r, size_t nr, const char *in_use,
 		     int any)
 {
-	struct pollfd *pfd = xmalloc((2 * nr + 1) * sizeof(*pfd));
-	size_t *which = xmalloc((2 * nr + 1) * sizeof(*which));
+	struct pollfd *pfd = xmalloc((3 * nr + 1) * sizeof(*pfd));
+	size_t *which = xmalloc((3 * nr + 1) * sizeof(*which));
 	int sig;
 
 	for (;;) {
@@ -392,21 +476,29 @@ static void wait_for(struct running *r, size_t nr, const char *in_use,
 		pfd[n].events = POLLIN;
 		which[n++] = 0;
 		for (i = 0; i < nr; i++)
-			for (s = 0; s < 2; s++)
+			for (s = 0; s < 3; s++) {
+				int fd = s < 2 ? r[i].fd[s] : r[i].watch_fd;
+
 				if ((!in_use || in_use[i]) && !r[i].exited &&
-				    r[i].fd[s] >= 0) {
-					pfd[n].fd = r[i].fd[s];
+				    fd >= 0) {
+					pfd[n].fd = fd;
 					pfd[n].events = POLLIN;
-					which[n++] = 2 * i + (size_t)s;
+					which[n++] = 3 * i + (size_t)s;
 				}
+			}
 		ready = poll(pfd, n, poll_timeout(r, nr, in_use, now));
 		if (ready < 0 && errno != EINTR)
 			die_errno("poll");
 		for (k = 1; ready > 0 && k < n; k++) {
-			struct running *c = &r[which[k] / 2];
+			struct running *c = &r[which[k] / 3];
 
-			s = (int)(which[k] % 2);
-			if (pfd[k].revents && !drain(c, s)) {
+			s = (int)(which[k] % 3);
+			if (!pfd[k].revents)
+				continue;
+			if (s == 2 && !drain_watch(c)) {
+				close(c->watch_fd);
+				c->watch_fd = -1;
+			} else if (s < 2 && !drain(c, s)) {
 				close(c->fd[s]);
 				c->fd[s] = -1;
 			}

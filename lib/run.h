@@ -36,6 +36,12 @@ struct child_process {
 	int timeout_ms;			/* stop git after this long (0: never) */
 	int idle_ms;			/* stop it when it writes nothing for
 					   this long (0: never) */
+	unsigned watch : 1;		/* git has as fd RUN_WATCH_FD a pipe
+					   its relays (relay.h) say on what
+					   they receive: idle_ms is then the
+					   time nothing came while a
+					   connection was open, or before the
+					   first, not what git writes */
 	unsigned no_stdout : 1;
 	unsigned no_stderr : 1;
 	unsigned stdin_inherit : 1;	/* our stdin, not /dev/null */
@@ -43,7 +49,10 @@ struct child_process {
 };
 
 #define CHILD_PROCESS_INIT \
-	{ STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0, 0, 0, 0, 0, NULL }
+	{ STRVEC_INIT, STRVEC_INIT, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, NULL }
+
+/* The file descriptor of a watched git's relays (child_process.watch). */
+#define RUN_WATCH_FD 3
 
 /*
  * What run_git() returns for a git stopped at its limits (timeout_ms,

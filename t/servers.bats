@@ -114,3 +114,19 @@ start_every_server() {
 	[[ $output == "processes of this test outlive it:"*"--base-path=$BATS_TEST_TMPDIR"* ]]
 	stop_servers
 }
+
+@test "the drip proxy passes a git daemon's answers on, a few bytes at a time" {
+	start_git_daemon
+	start_drip_proxy "${DAEMON_URL##*:}" 20 0.05
+	expect_main_at "git://127.0.0.1:$DRIP_PORT/pub.git"
+}
+
+@test "the drip proxy with a limit sends that much of an answer, then holds the connection silent" {
+	start_git_daemon
+	start_drip_proxy "${DAEMON_URL##*:}" 20 0.05 30
+	exec {conn}<>"/dev/tcp/127.0.0.1/$DRIP_PORT"
+	printf '002cgit-upload-pack /pub.git\0host=127.0.0.1\0' >&"$conn"
+	run -0 read -r -N 30 -t 5 -u "$conn" got
+	run -142 read -r -N 1 -t 2 -u "$conn" more
+	exec {conn}<&-
+}

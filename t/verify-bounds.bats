@@ -244,3 +244,57 @@ unreachable_mbox() {
 	} | test_cmp - <(sed -n 1,2p "$BATS_TEST_TMPDIR/errors")
 	expect_unchanged
 }
+
+# drip_request <bytes> <seconds> [<limit>]: topic published, served by a
+# git daemon behind start_drip_proxy <bytes> <seconds> [<limit>]; the
+# request for it at the proxy's URL ($drip_url) in the file
+# $BATS_TEST_TMPDIR/drip; then cd to a receiver.
+drip_request() {
+	git push -q "$PUB" topic &&
+	start_git_daemon &&
+	start_drip_proxy "${DAEMON_URL##*:}" "$@" &&
+	drip_url=git://127.0.0.1:$DRIP_PORT/pub.git &&
+	unreachable drip "$drip_url" &&
+	receiver
+}
+
+# run_timed <args>...: run_tool, killed after 120 s so that a fetch that
+# waits for ever fails the test; the seconds it took in $took.
+run_timed() {
+	local start=$SECONDS
+	remember_repo &&
+	capture timeout -k 5 120 "${TOOL[@]}" "$@"
+	took=$((SECONDS - start))
+}
+
+@test "--fetch-stall=2: a server that sends 50 bytes every 0.5 s is slow, not stalled: its request is verified" {
+	drip_request 50 0.5
+	run_timed --verify="$BATS_TEST_TMPDIR/drip" --fetch-stall=2
+	expect_status 0
+	grep -qx 'verdict: matches: .*' "$BATS_TEST_TMPDIR/actual"
+	expect_no_stderr
+	# it did take longer than the stall
+	[ "$took" -gt 2 ]
+	expect_unchanged
+}
+
+@test "--fetch-stall=2: a server that sends part of its answer and goes silent is stopped once nothing came for 2 s" {
+	drip_request 100 0.1 150
+	run_timed --verify="$BATS_TEST_TMPDIR/drip" --fetch-stall=2
+	expect_failure 128 <<-EOF
+	fatal: cannot fetch 'topic' from '$drip_url': nothing came for 2 seconds
+	EOF
+	[ "$took" -lt 30 ]
+}
+
+@test "--fetch-stall=2: a server that accepts the connection and never answers is stopped once nothing came for 2 s" {
+	git push -q "$PUB" topic
+	start_silent_server
+	unreachable silent "git://127.0.0.1:$SILENT_PORT/pub.git"
+	receiver
+	run_timed --verify="$BATS_TEST_TMPDIR/silent" --fetch-stall=2
+	expect_failure 128 <<-EOF
+	fatal: cannot fetch 'topic' from 'git://127.0.0.1:$SILENT_PORT/pub.git': nothing came for 2 seconds
+	EOF
+	[ "$took" -lt 30 ]
+}

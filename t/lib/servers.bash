@@ -25,6 +25,16 @@
 #                          HTTP transport (built without curl).
 #   start_silent_server    accepts connections and never answers a byte;
 #                          its port in $SILENT_PORT
+#   start_drip_proxy <port> <bytes> <seconds> [<limit>]
+#                          a proxy to the server on <port> of the
+#                          loopback: what the client sends goes on at
+#                          once, what the server answers comes back
+#                          <bytes> at a time, one lot every <seconds>
+#                          (a slow link that does send); with <limit>,
+#                          it sends that many bytes of each answer and
+#                          then nothing more, the connection held open
+#                          (a server that goes silent halfway).  Its
+#                          port in $DRIP_PORT
 #   stop_servers           every server stopped and waited for, with all
 #                          of its process group; then fails, after
 #                          killing them, if processes naming the test's
@@ -211,6 +221,82 @@ start_silent_server() {
 	done
 	read -r SILENT_PORT <"$dir/silent.port" &&
 	wait_listening "$SERVER_PID" "$SILENT_PORT" silent
+}
+
+# listen_and_say_port <name> <command>...: start_server <name> with
+# <command> <file>..., a server that listens on a port it picks and
+# writes it to <file>; wait until it listens there, the port in
+# $LISTEN_PORT.
+listen_and_say_port() {
+	local name=$1 dir tries=200
+	shift
+	dir=$(servers_dir)
+	mkdir -p "$dir" && rm -f "$dir/$name.port" || return
+	start_server "$name" "$@" "$dir/$name.port" || return
+	while [ ! -s "$dir/$name.port" ]; do
+		if ! alive "$SERVER_PID" || [ "$tries" -eq 0 ]; then
+			echo "the $name server did not start; its log:" >&2
+			cat "$dir/$name.log" >&2
+			return 1
+		fi
+		sleep 0.05
+		tries=$((tries - 1))
+	done
+	read -r LISTEN_PORT <"$dir/$name.port" &&
+	wait_listening "$SERVER_PID" "$LISTEN_PORT" "$name"
+}
+
+# shellcheck disable=SC2034 # DRIP_PORT is for the tests
+start_drip_proxy() {
+	# a process for each connection, which forwards both ways
+	# shellcheck disable=SC2016 # perl's variables
+	listen_and_say_port drip perl -MIO::Socket::INET -MIO::Select \
+		-MTime::HiRes=time -e '
+		my ($to, $lot, $pace, $limit) = @ARGV[0 .. 3];
+		my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1",
+			LocalPort => 0, Listen => 16) or die "listen: $!\n";
+		open(my $f, ">", "$ARGV[4].new") or die "$ARGV[4]: $!\n";
+		print $f $s->sockport, "\n";
+		close($f);
+		rename("$ARGV[4].new", $ARGV[4]) or die "$ARGV[4]: $!\n";
+		$SIG{CHLD} = "IGNORE";
+		while (my $c = $s->accept) {
+			my $pid = fork();
+			die "fork: $!\n" unless defined $pid;
+			if ($pid) { close($c); next }
+			close($s);
+			my $u = IO::Socket::INET->new(PeerAddr => "127.0.0.1",
+				PeerPort => $to) or die "connect: $!\n";
+			my $sel = IO::Select->new($c, $u);
+			my ($held, $sent, $next, $ended) = ("", 0, 0, 0);
+			for (;;) {
+				my $wait = length($held) ? $next - time() : undef;
+				$wait = 0 if defined($wait) && $wait < 0;
+				$wait = undef if $limit ne "" && $sent >= $limit;
+				for my $h ($sel->can_read($wait)) {
+					my $n = sysread($h, my $buf, 65536);
+					if ($h == $u) {
+						$n ? ($held .= $buf) : ($ended = 1);
+						$sel->remove($u) unless $n;
+					} elsif ($n) {
+						syswrite($u, $buf);
+					} else {
+						$sel->remove($c);
+						shutdown($u, 1);
+					}
+				}
+				if (length($held) && time() >= $next &&
+				    ($limit eq "" || $sent < $limit)) {
+					my $n = $limit eq "" || $limit - $sent > $lot ?
+						$lot : $limit - $sent;
+					$sent += syswrite($c, substr($held, 0, $n, ""));
+					$next = time() + $pace;
+				}
+				exit 0 if $ended && !length($held);
+				exit 0 if !$sel->count && !length($held);
+			}
+		}' "$1" "$2" "$3" "${4-}" &&
+	DRIP_PORT=$LISTEN_PORT
 }
 
 # live_processes: "<pid> <process group> <command line>" of every process
