@@ -91,8 +91,9 @@ install-man: $(MANPAGE)
 	install -d '$(DESTDIR)$(man1dir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
 
-# The suite, in parallel when GNU parallel is installed (JOBS=1: one
-# test at a time), with the git on PATH; t/run-suite ends with one line of
+# The suite, its test files side by side (t/run-suite: JOBS at once,
+# default twice the cores; JOBS=1, one after the other; GNU parallel not
+# needed), with the git on PATH; progress as it runs, then one line of
 # counts and the time it took.  TESTS: the test files (default: all).
 TEST_FLAGS =
 TESTS = t
