@@ -249,8 +249,9 @@ deb: dist
 
 # The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec
 # (contrib/make-rpm): packages/*.rpm, the packager rpmbuild's %packager.
-# Where the build requirements are not RPMs (Debian):
-# make rpm RPMBUILD_FLAGS='--nodeps --without check'.
+# RPMBUILD_FLAGS='--without check' builds it without make test.  Where
+# rpm is not the system's package manager (Debian), make-rpm adds
+# --nodeps itself.
 RPMBUILD_FLAGS =
 rpm: dist
 	rm -f packages/*.rpm
