@@ -125,6 +125,17 @@ SEEDS =
 test-random: $(PROGRAM) $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' t/run-suite $(TEST_FLAGS) t/random.bats
 
+# The files that run the tool in its modes, every way it can fail and
+# --verify's parser and fetch, with the tool and its test drivers built
+# with ASan and UBSan (a first error stops the run: exit 1 and the
+# report on stderr).  The build flags change, so the next make rebuilds
+# without them.  SANITIZE_TESTS: the test files to run so.
+SANITIZE_TESTS = t/arguments.bats t/conflicts.bats t/document.bats \
+	t/errors.bats t/interrupted.bats t/modes.bats t/pullmsg.bats \
+	t/untouched.bats t/verify.bats
+test-sanitize:
+	$(MAKE) SANITIZE=address,undefined test TESTS='$(SANITIZE_TESTS)'
+
 # The suite with the tool under valgrind (t/valgrind/git-clean-diffstat):
 # any error or leak is exit 126.
 # VALGRIND_TESTS: the test files to run so (default: all of t/).
@@ -266,4 +277,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
