@@ -191,15 +191,24 @@ t/fuzz/pullreq-fuzzer: t/fuzz/fuzz.h t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES) 
 		lib/pullreq.h lib/stat.h lib/str.h lib/fetchgate.h lib/quote.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES)
 
-fuzz-run: fuzz
-	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
-	mkdir -p t/fuzz/work/pullreq
+# Each fuzzer is a target of its own, so that make -j2 fuzz-run runs two
+# at once (each one process: FUZZ_SECONDS of a core each, in less time).
+fuzz-run: fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq
+
+fuzz-run-mtree: t/fuzz/mtree-fuzzer
+	mkdir -p t/fuzz/work/mtree
 	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
 		t/fuzz/work/mtree t/fuzz/corpus
+
+fuzz-run-numstat: t/fuzz/numstat-fuzzer
+	mkdir -p t/fuzz/work/numstat
 	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=t/fuzz/numstat-corpus/ \
 		t/fuzz/work/numstat t/fuzz/numstat-corpus
+
+fuzz-run-pullreq: t/fuzz/pullreq-fuzzer
+	mkdir -p t/fuzz/work/pullreq
 	t/fuzz/pullreq-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/pullreq.dict -artifact_prefix=t/fuzz/pullreq-corpus/ \
 		t/fuzz/work/pullreq t/fuzz/pullreq-corpus
@@ -277,4 +286,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq fuzz-regress demo clean FORCE
