@@ -91,8 +91,9 @@ install-man: $(MANPAGE)
 	install -d '$(DESTDIR)$(man1dir)'
 	install -m 644 $(MANPAGE) '$(DESTDIR)$(man1dir)'
 
-# The suite, in parallel when GNU parallel is installed (JOBS=1: one
-# test at a time), with the git on PATH; t/run-suite ends with one line of
+# The suite, its test files side by side (t/run-suite: JOBS at once,
+# default twice the cores; JOBS=1, one after the other; GNU parallel not
+# needed), with the git on PATH; progress as it runs, then one line of
 # counts and the time it took.  TESTS: the test files (default: all).
 TEST_FLAGS =
 TESTS = t
@@ -123,6 +124,17 @@ test-t5150: $(PROGRAM)
 SEEDS =
 test-random: $(PROGRAM) $(TEST_HELPERS)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' SEEDS='$(SEEDS)' t/run-suite $(TEST_FLAGS) t/random.bats
+
+# The files that run the tool in its modes, every way it can fail and
+# --verify's parser and fetch, with the tool and its test drivers built
+# with ASan and UBSan (a first error stops the run: exit 1 and the
+# report on stderr).  The build flags change, so the next make rebuilds
+# without them.  SANITIZE_TESTS: the test files to run so.
+SANITIZE_TESTS = t/arguments.bats t/conflicts.bats t/document.bats \
+	t/errors.bats t/interrupted.bats t/modes.bats t/pullmsg.bats \
+	t/untouched.bats t/verify.bats
+test-sanitize:
+	$(MAKE) SANITIZE=address,undefined test TESTS='$(SANITIZE_TESTS)'
 
 # The suite with the tool under valgrind (t/valgrind/git-clean-diffstat):
 # any error or leak is exit 126.
@@ -179,15 +191,24 @@ t/fuzz/pullreq-fuzzer: t/fuzz/fuzz.h t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES) 
 		lib/pullreq.h lib/stat.h lib/str.h lib/fetchgate.h lib/quote.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES)
 
-fuzz-run: fuzz
-	mkdir -p t/fuzz/work/mtree t/fuzz/work/numstat
-	mkdir -p t/fuzz/work/pullreq
+# Each fuzzer is a target of its own, so that make -j2 fuzz-run runs two
+# at once (each one process: FUZZ_SECONDS of a core each, in less time).
+fuzz-run: fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq
+
+fuzz-run-mtree: t/fuzz/mtree-fuzzer
+	mkdir -p t/fuzz/work/mtree
 	t/fuzz/mtree-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/mtree.dict -artifact_prefix=t/fuzz/corpus/ \
 		t/fuzz/work/mtree t/fuzz/corpus
+
+fuzz-run-numstat: t/fuzz/numstat-fuzzer
+	mkdir -p t/fuzz/work/numstat
 	t/fuzz/numstat-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-artifact_prefix=t/fuzz/numstat-corpus/ \
 		t/fuzz/work/numstat t/fuzz/numstat-corpus
+
+fuzz-run-pullreq: t/fuzz/pullreq-fuzzer
+	mkdir -p t/fuzz/work/pullreq
 	t/fuzz/pullreq-fuzzer -max_total_time=$(FUZZ_SECONDS) \
 		-dict=t/fuzz/pullreq.dict -artifact_prefix=t/fuzz/pullreq-corpus/ \
 		t/fuzz/work/pullreq t/fuzz/pullreq-corpus
@@ -248,8 +269,9 @@ deb: dist
 
 # The RPM, built from the tarball with contrib/rpm/git-clean-diffstat.spec
 # (contrib/make-rpm): packages/*.rpm, the packager rpmbuild's %packager.
-# Where the build requirements are not RPMs (Debian):
-# make rpm RPMBUILD_FLAGS='--nodeps --without check'.
+# RPMBUILD_FLAGS='--without check' builds it without make test.  Where
+# rpm is not the system's package manager (Debian), make-rpm adds
+# --nodeps itself.
 RPMBUILD_FLAGS =
 rpm: dist
 	rm -f packages/*.rpm
@@ -264,4 +286,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq fuzz-regress demo clean FORCE

@@ -295,13 +295,16 @@ history_nine_bases() { from_cache build_nine_bases "$@"; }
 
 # from_cache <builder> [<dir>]: a copy of what <builder> builds, in <dir>
 # (default repo), entered, with test_tick where the builder left it.  The
-# first test of the run to ask builds it in BATS_RUN_TMPDIR, keyed by
-# what can change the objects (git, GIT_* variables, the tick, the global
-# configuration); tests running at once may each build it, the first to
-# finish keeps it.  The index is refreshed, as a copy's files have new
-# inodes and change times.
+# first test of the run to ask builds it in CLEAN_DIFFSTAT_TEST_CACHE
+# (t/run-suite's, shared by the files it runs side by side) or else
+# BATS_RUN_TMPDIR, keyed by what can change the objects (git, GIT_*
+# variables, the tick, the global configuration).  A test that asks for
+# one being built waits for it (flock), rather than build it too; without
+# flock, tests running at once may each build it, the first to finish
+# keeps it.  The index is refreshed, as a copy's files have new inodes
+# and change times.
 from_cache() {
-	local builder=$1 dir=${2:-repo} key cache tmp name config=
+	local builder=$1 dir=${2:-repo} key cache tmp name lock config=
 
 	# in bash as far as it goes: this runs for nearly every test
 	key=$(git version)$'\n'$test_tick
@@ -311,14 +314,20 @@ from_cache() {
 	[ ! -f "$HOME/.gitconfig" ] || IFS= read -r -d '' config <"$HOME/.gitconfig" || :
 	key=$(cksum <<<"$key$config")
 	key=$builder-${key// /-}
-	cache=$BATS_RUN_TMPDIR/histories/$key
-	if [ ! -d "$cache" ]; then
-		mkdir -p "$BATS_RUN_TMPDIR/histories" &&
-		tmp=$(mktemp -d "$BATS_RUN_TMPDIR/histories/new.XXXXXX") &&
-		(cd "$tmp" && "$builder" repo && echo "$test_tick" >"$tmp/tick") ||
-			return
-		mv -T "$tmp" "$cache" 2>/dev/null || rm -rf "$tmp"
+	cache=${CLEAN_DIFFSTAT_TEST_CACHE:-$BATS_RUN_TMPDIR}/histories
+	if [ ! -d "$cache/$key" ]; then
+		mkdir -p "$cache" || return
+		if command -v flock >/dev/null; then
+			exec {lock}>"$cache/$key.lock" && flock "$lock" || return
+		fi
+		[ -d "$cache/$key" ] || {
+			tmp=$(mktemp -d "$cache/new.XXXXXX") &&
+			(cd "$tmp" && "$builder" repo && echo "$test_tick" >"$tmp/tick") &&
+			{ mv -T "$tmp" "$cache/$key" 2>/dev/null || rm -rf "$tmp"; }
+		} || { [ -z "${lock-}" ] || exec {lock}>&-; return 1; }
+		[ -z "${lock-}" ] || exec {lock}>&-
 	fi
+	cache=$cache/$key
 	cp -a "$cache/repo" "$dir" && cd "$dir" &&
 	read -r test_tick <"$cache/tick" &&
 	export GIT_COMMITTER_DATE="$test_tick -0700" \
