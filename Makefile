@@ -119,6 +119,15 @@ test-t5150: $(PROGRAM)
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' GIT_TARBALLS='$(GIT_TARBALLS)' \
 		t/git-t5150 $(filter-out system,$(GIT_VERSIONS))
 
+# The patch series for git's own git request-pull (contrib/git) on a
+# source of git (GIT_SOURCE, a tarball or a checkout; default git 2.55.0
+# of GIT_TARBALLS): applied, built with DEVELOPER=1, t5150 run, and the
+# series' tests seen failing without its last patch
+# (contrib/git/test-series).
+GIT_SOURCE =
+test-git-series:
+	GIT_TARBALLS='$(GIT_TARBALLS)' contrib/git/test-series $(GIT_SOURCE)
+
 # The random-history differential test on seeds 1..SEEDS (by default the
 # fixed list make test runs), for long campaigns.
 SEEDS =
@@ -153,6 +162,7 @@ SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb contrib/make-rpm t/demo
 	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
 	t/build-git t/run-suite t/matrix t/git-t5150 t/valgrind/git-clean-diffstat \
 	bench/run bench/make-repo bench/merge-window \
+	contrib/git/test-series contrib/git/measure-merge-bases \
 	contrib/ci/clean-diffstat-pr.sh contrib/hooks/sendemail-validate
 BASH_SOURCES = t/*.bats t/*.bash t/lib/*.bash contrib/completion/git-clean-diffstat.bash
 lint:
@@ -286,4 +296,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-random lint valgrind fuzz fuzz-run fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-git-series test-random lint valgrind fuzz fuzz-run fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq fuzz-regress demo clean FORCE

@@ -22,10 +22,12 @@ setup() {
 
 # The files without an SPDX line: the license itself, the documents, and
 # data whose format has no comment (fuzz inputs, Debian's changelog,
-# copyright and source format); debian/copyright states their license.
+# copyright and source format, the mails of git format-patch that
+# contrib/git sends to git); debian/copyright states their license.
 exempt() {
 	case $1 in
 	COPYING | README | NEWS | */README | *.md | .gitignore) ;;
+	contrib/git/*.patch) ;;
 	t/fuzz/corpus/* | t/fuzz/*-corpus/* | t/fuzz/*.dict) ;;
 	contrib/debian/changelog | contrib/debian/copyright) ;;
 	contrib/debian/source/format) ;;
