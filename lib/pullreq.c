@@ -554,7 +554,8 @@ static int find_blocks(const struct str *v, size_t from, size_t to,
 		struct stat_summary sum;
 		size_t j = i;
 
-		if (!is_row(v[i])) {
+		/* rows, or a totals line alone (git diff --shortstat's) */
+		if (!is_row(v[i]) && !is_totals(v[i])) {
 			i++;
 			continue;
 		}
@@ -728,7 +729,7 @@ static int take_block(struct pullreq *req, const struct str *v,
 	size_t i, nfiles = 0;
 	size_t nr_summary = bl->end - bl->rows_end - (size_t)bl->has_totals;
 
-	b->row = calloc(bl->rows_end - bl->first, sizeof(*b->row));
+	b->row = calloc(bl->rows_end - bl->first + 1, sizeof(*b->row));
 	if (nr_summary)
 		b->summary = calloc(nr_summary, sizeof(*b->summary));
 	if (!b->row || (nr_summary && !b->summary))
@@ -756,7 +757,9 @@ static int take_block(struct pullreq *req, const struct str *v,
 		b->files = bl->t.files;
 		b->insertions = bl->t.insertions;
 		b->deletions = bl->t.deletions;
-		b->rows_uneven = b->rows_cut ? nfiles >= (size_t)b->files :
+		b->totals_only = bl->first == bl->rows_end;
+		b->rows_uneven = b->totals_only ? 0 :
+			b->rows_cut ? nfiles >= (size_t)b->files :
 			nfiles != (size_t)b->files ||
 			sum != (unsigned long long)b->insertions +
 			       (unsigned long long)b->deletions;
@@ -1009,19 +1012,33 @@ fail:
 	return -1;
 }
 
-/* The request's diffstat among the blocks: an index, or -1. */
+/* Does the block have rows, or is it a totals line alone? */
+static int has_rows(const struct block *b)
+{
+	return b->first < b->rows_end;
+}
+
+/*
+ * The request's diffstat among the blocks: an index, or -1.  A totals
+ * line alone is one only where no diffstat with rows is: it may be a
+ * line of prose or of a signature.
+ */
 static long choose_block(const struct lines *L, const struct blocks *B,
 			 size_t last_sep)
 {
 	size_t k;
+	int rows;
 
-	for (k = 0; k < B->nr; k++)
-		if (B->b[k].first > last_sep ||
-		    (B->b[k].has_totals && patch_follows(L, B->b[k].end)))
-			return (long)k;
-	for (k = B->nr; k-- > 0;)
-		if (B->b[k].has_totals)
-			return (long)k;
+	for (rows = 1; rows >= 0; rows--)
+		for (k = 0; k < B->nr; k++)
+			if (has_rows(&B->b[k]) == rows &&
+			    (B->b[k].first > last_sep ||
+			     (B->b[k].has_totals && patch_follows(L, B->b[k].end))))
+				return (long)k;
+	for (rows = 1; rows >= 0; rows--)
+		for (k = B->nr; k-- > 0;)
+			if (has_rows(&B->b[k]) == rows && B->b[k].has_totals)
+				return (long)k;
 	return -1;
 }
 
@@ -1062,7 +1079,7 @@ static int take_extra(struct pullreq *req, const struct lines *L,
 	for (k = chosen + 1; k < B->nr; k++) {
 		struct pullreq_block *x = &req->extra[req->nr_extra_blocks];
 
-		if (!B->b[k].has_totals)
+		if (!B->b[k].has_totals || !has_rows(&B->b[k]))
 			continue;
 		req->nr_extra_blocks++;
 		x->shortlog = span(L, B->b[k - 1].end, B->b[k].first);
@@ -1123,6 +1140,7 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	req->nr_rows = main.nr_rows;
 	req->rows_cut = main.rows_cut;
 	req->totals_missing = main.totals_missing;
+	req->totals_only = main.totals_only;
 	req->rows_uneven = main.rows_uneven;
 	req->files = main.files;
 	req->insertions = main.insertions;

@@ -73,7 +73,7 @@
  *
  * A diffstat is a run of stat rows (a " ..." line may end it), with the
  * " N file(s) changed" line after it, or without (the totals were cut
- * off: totals_missing).  A diffstat before the last "----" separator
+ * off: totals_missing), or that line alone (totals_only).  A diffstat before the last "----" separator
  * line (64 dashes, as request-pull writes them) is one quoted in a tag
  * message or branch description and is passed over, unless a patch
  * ("diff --git ") follows it directly.  The request's diffstat is the
@@ -117,6 +117,11 @@ struct pullreq_block {
 	 * graphs, -1 both when a graph is scaled and they cannot be).
 	 */
 	int totals_missing;
+	/*
+	 * No rows: the " N files changed" line alone (git diff
+	 * --shortstat's), files, insertions and deletions its own.
+	 */
+	int totals_only;
 	int rows_uneven;		/* the rows do not add up to the totals */
 	long files, insertions, deletions;
 	struct stat_summary *summary;
@@ -142,6 +147,7 @@ struct pullreq {
 	size_t nr_rows;
 	int rows_cut;			/* a " ..." line: fewer rows than files */
 	int totals_missing;		/* as in struct pullreq_block */
+	int totals_only;
 	int rows_uneven;
 	long files, insertions, deletions;
 	struct stat_summary *summary;

@@ -793,6 +793,19 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'totals-missing'
 }
 
+@test "a diffstat of its totals line alone: the totals read, said to be all it has" {
+	history_simple
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client '$_ = "" if /^ \S.* \| / || /^ create mode /' mail
+	grep -qx ' 3 files changed, 17 insertions(+), 2 deletions(-)' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks '^error '
+	parsed_lacks '^row '
+	parsed_lacks '^rows-uneven'
+	parsed_has 'total 3 17 2' totals-only
+}
+
 @test "a diffstat cut short by a ' ...' row: read, said to be cut" {
 	history_stat_shapes
 	request_of_topic

@@ -637,6 +637,36 @@ both_match() {
 	expect_unchanged
 }
 
+@test "a diffstat of its 'files changed' line alone: the totals compared with the merge's, said so" {
+	simple_request
+	grep -v -e '^ [^ ].* | ' -e '^ create mode ' "$r" >"$r.totals"
+	grep -qx ' 3 files changed, 17 insertions(+), 2 deletions(-)' "$r.totals"
+	receiver
+	run_tool --verify="$r.totals" --allow-local
+	expect_status 0
+	grep -qx "note: the diffstat is its 'files changed' line alone: only the totals are compared" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "verdict: matches: the request's totals are what pulling it changes" \
+		"$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r.totals" --allow-local --porcelain
+	expect_status 0
+	grep -qx 'damage totals-only' "$BATS_TEST_TMPDIR/actual"
+	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/actual"
+	# totals that are not the merge's: differs, and no file is blamed
+	sed 's/ 17 insertions/ 18 insertions/' "$r.totals" >"$r.wrong"
+	run_tool --verify="$r.wrong" --allow-local
+	expect_status 1
+	grep -q '^verdict: differs: ' "$BATS_TEST_TMPDIR/actual"
+	! grep -q '^only in' "$BATS_TEST_TMPDIR/actual" || return 1
+	run_tool --verify="$r.wrong" --allow-local --porcelain
+	expect_status 1
+	grep -qx 'verdict differs' "$BATS_TEST_TMPDIR/actual"
+	! grep -q '^only-' "$BATS_TEST_TMPDIR/actual" || return 1
+	expect_unchanged
+}
+
 @test "another request's shortlog and diffstat pasted after the request's: noted, and its commits make it differ" {
 	simple_request
 	cat - >>"$r" <<-EOF
