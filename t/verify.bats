@@ -391,6 +391,46 @@ expect_moved_report() {
 	expect_unchanged
 }
 
+@test "bidi and zero-width characters from the mail and the tip (a ref, a row name, subjects) are shown escaped, never raw" {
+	history_simple
+	rlo=$(printf '\342\200\256') zwsp=$(printf '\342\200\213')
+	mkdir -p doc
+	echo one >"doc/a${rlo}b.txt"
+	commit_all "c4 ${rlo}txt.exe"
+	git branch "to${zwsp}pic" topic
+	publish "to${zwsp}pic"
+	request linus "to${zwsp}pic"
+	r=$BATS_TEST_TMPDIR/request
+	grep -q "pub.git to${zwsp}pic\$" "$r"
+	# a row the merge has no file for, its name turned around, and
+	# none for a file of the merge
+	perl -ne 's/^( \d+ files changed)/ evil\xe2\x80\xaecod.sh | 1 +\n$1/;
+		print unless /^ "doc/' "$r" |
+		mail_message 8bit 'Subject: =?utf-8?q?=E2=80=AE=E2=80=8Bpull?=' >"$r.1"
+	mail_mbox "$r.1" >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep -qxF 'message 1: "\342\200\256\342\200\213pull"' "$BATS_TEST_TMPDIR/actual"
+	grep -qxF "pull request: $url \"to\\342\\200\\213pic\"" "$BATS_TEST_TMPDIR/actual"
+	grep -qxF "tip: $tip \"c4 \\342\\200\\256txt.exe\"" "$BATS_TEST_TMPDIR/actual"
+	grep -qxF '  1 "evil\342\200\256cod.sh"' "$BATS_TEST_TMPDIR/actual"
+	grep -qxF '  +1 -0 "doc/a\342\200\256b.txt"' "$BATS_TEST_TMPDIR/actual"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	# the receiver's core.quotePath=false shows UTF-8, never these
+	git config core.quotePath false
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep -qxF '  +1 -0 "doc/a\342\200\256b.txt"' "$BATS_TEST_TMPDIR/actual"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	run_tool --verify="$r.mbox" --allow-local --porcelain
+	expect_status 1
+	grep -qxF 'ref "to\342\200\213pic"' "$BATS_TEST_TMPDIR/actual"
+	grep -qxF 'only-request 1 "evil\342\200\256cod.sh"' "$BATS_TEST_TMPDIR/actual"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	expect_unchanged
+}
+
 # bad_mbox: an mbox of the messy request and of three that cannot be
 # verified (a refused URL, a refused ref, a repository that is not
 # there), in a receiver.
