@@ -535,6 +535,7 @@ struct block {
 	size_t first, rows_end, end;	/* first row, after the rows, after
 					   the totals and summary */
 	int has_totals;
+	int patch;			/* a patch's, pasted after the request */
 	struct stat_totals t;
 };
 
@@ -580,6 +581,53 @@ static int find_blocks(const struct str *v, size_t from, size_t to,
 		i = j;
 	}
 	return 0;
+}
+
+/* git format-patch's first line: "From <id> Mon Sep 17 00:00:00 2001". */
+static int is_patch_from(struct str l)
+{
+	static const char date[] = " Mon Sep 17 00:00:00 2001";
+	size_t n = strlen(date);
+
+	return starts_with(l, "From ") && l.len > 5 + n &&
+	       !memcmp(l.s + l.len - n, date, n) &&
+	       is_hex_id(l.s + 5, l.len - 5 - n);
+}
+
+/* A patch's subject: "[PATCH n/m] <subject>", "Subject: " before it or not. */
+static int is_patch_subject(struct str l)
+{
+	const char *close;
+
+	if (starts_with(l, "Subject: "))
+		l = mkstr(l.s + 9, l.len - 9);
+	if (!l.len || l.s[0] != '[')
+		return 0;
+	close = memchr(l.s, ']', l.len);
+	return close && find(mkstr(l.s, (size_t)(close - l.s)), "PATCH");
+}
+
+/*
+ * Is block b, whose lines since the block before it start at from, a
+ * patch's diffstat (a patch pasted after the request)?  Its rows are
+ * right after git format-patch's "---" line, or a patch's first line
+ * or subject is among those lines, after the last separator line (a
+ * tag message may name patches).
+ */
+static int is_patch_stat(const struct lines *L, size_t from,
+			 const struct block *b)
+{
+	size_t i;
+	int patch = 0;
+
+	if (b->first > from && str_equals(trim(L->l[b->first - 1]), "---"))
+		return 1;
+	for (i = from; i < b->first; i++)
+		if (is_separator(L->l[i]))
+			patch = 0;
+		else if (is_patch_from(L->l[i]) || is_patch_subject(L->l[i]))
+			patch = 1;
+	return patch;
 }
 
 static int patch_follows(const struct lines *L, size_t i)
@@ -1019,27 +1067,42 @@ static int has_rows(const struct block *b)
 }
 
 /*
- * The request's diffstat among the blocks: an index, or -1.  A totals
- * line alone is one only where no diffstat with rows is: it may be a
- * line of prose or of a signature.
+ * The request's diffstat among the blocks, a patch's passed over unless
+ * patches is set: an index, or -1.  A totals line alone is one only
+ * where no diffstat with rows is: it may be a line of prose or of a
+ * signature.
  */
-static long choose_block(const struct lines *L, const struct blocks *B,
-			 size_t last_sep)
+static long choose_among(const struct lines *L, const struct blocks *B,
+			 size_t last_sep, int patches)
 {
 	size_t k;
 	int rows;
 
 	for (rows = 1; rows >= 0; rows--)
 		for (k = 0; k < B->nr; k++)
-			if (has_rows(&B->b[k]) == rows &&
+			if ((patches || !B->b[k].patch) &&
+			    has_rows(&B->b[k]) == rows &&
 			    (B->b[k].first > last_sep ||
 			     (B->b[k].has_totals && patch_follows(L, B->b[k].end))))
 				return (long)k;
 	for (rows = 1; rows >= 0; rows--)
 		for (k = B->nr; k-- > 0;)
-			if (has_rows(&B->b[k]) == rows && B->b[k].has_totals)
+			if ((patches || !B->b[k].patch) &&
+			    has_rows(&B->b[k]) == rows && B->b[k].has_totals)
 				return (long)k;
 	return -1;
+}
+
+/*
+ * The request's diffstat: not a patch's, or when every diffstat looks
+ * like a patch's (a sender's own "---" before the request's), any.
+ */
+static long choose_block(const struct lines *L, const struct blocks *B,
+			 size_t last_sep)
+{
+	long k = choose_among(L, B, last_sep, 0);
+
+	return k >= 0 ? k : choose_among(L, B, last_sep, 1);
 }
 
 static int same_str(struct str a, struct str b)
@@ -1079,7 +1142,7 @@ static int take_extra(struct pullreq *req, const struct lines *L,
 	for (k = chosen + 1; k < B->nr; k++) {
 		struct pullreq_block *x = &req->extra[req->nr_extra_blocks];
 
-		if (!B->b[k].has_totals || !has_rows(&B->b[k]))
+		if (!B->b[k].has_totals || !has_rows(&B->b[k]) || B->b[k].patch)
 			continue;
 		req->nr_extra_blocks++;
 		x->shortlog = span(L, B->b[k - 1].end, B->b[k].first);
@@ -1125,6 +1188,9 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 		err = "out of memory";
 		goto out;
 	}
+	for (i = 0; i < B.nr; i++)
+		B.b[i].patch = is_patch_stat(L, i ? B.b[i - 1].end : upto + 1,
+					     &B.b[i]);
 	chosen = choose_block(L, &B, last_sep);
 	if (chosen < 0) {
 		err = "no diffstat (no ' N files changed' line)";
@@ -1148,6 +1214,8 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	req->summary = main.summary;
 	req->nr_summary = main.nr_summary;
 	req->has_patch = patch_follows(L, B.b[chosen].end);
+	for (i = (size_t)chosen + 1; i < B.nr; i++)
+		req->has_patch |= B.b[i].patch;
 	if (failed || take_extra(req, L, v, &B, (size_t)chosen))
 		err = "out of memory";
 out:

@@ -76,11 +76,19 @@
  * off: totals_missing), or that line alone (totals_only).  A diffstat before the last "----" separator
  * line (64 dashes, as request-pull writes them) is one quoted in a tag
  * message or branch description and is passed over, unless a patch
- * ("diff --git ") follows it directly.  The request's diffstat is the
- * first after its shortlog; when there is none, the last one passed
- * over.  Other shortlogs and diffstats with their totals line after it
- * (another request's, pasted in) are kept in extra[], not taken; one
- * that is the request's diffstat again, row for row, is left out.
+ * ("diff --git ") follows it directly.  A diffstat is a patch's (one of
+ * the patches a sender pastes after the request: git format-patch's
+ * output, with its "From <id> Mon Sep 17 00:00:00 2001" lines or not,
+ * each under a "[PATCH n/m] <subject>" line or after a line of dashes)
+ * when its rows come right after format-patch's "---" line, or a
+ * patch's "From <id> ..." line or "[PATCH" subject is between it and
+ * the diffstat, or the separator line, before it; a patch's is never
+ * taken while another is there.  The request's diffstat is the first
+ * after its shortlog; when there is none, the last one passed over
+ * (so one written before the shortlog).  Other shortlogs and diffstats
+ * with their totals line after it (another request's, pasted in), not
+ * a patch's, are kept in extra[], not taken; one that is the request's
+ * diffstat again, row for row, is left out.
  *
  * A text may hold several requests, each with its "up to" line: the
  * first is found, and next says where the text after it starts.
@@ -152,7 +160,8 @@ struct pullreq {
 	long files, insertions, deletions;
 	struct stat_summary *summary;
 	size_t nr_summary;
-	int has_patch;			/* "diff --git " right after it (-p) */
+	int has_patch;			/* "diff --git " right after it (-p),
+					   or patches pasted after it */
 
 	unsigned damage;		/* enum pullreq_damage bits */
 	/* shortlogs and diffstats after the request's: not what it brings */

@@ -730,6 +730,27 @@ both_match() {
 	expect_unchanged
 }
 
+@test "the patches pasted after the request, a line of dashes before each: verified against the request's diffstat" {
+	simple_request
+	git format-patch -q --stdout "$(git merge-base linus topic)..topic" \
+		>"$BATS_TEST_TMPDIR/patches"
+	{
+		cat "$r"
+		echo
+		sed '/^From [0-9a-f]\{40\} Mon Sep 17/{x;s/.*/----------------------------------------------------------------\n/p;x}' \
+			"$BATS_TEST_TMPDIR/patches"
+	} >"$r.patches"
+	[ "$(grep -c ' files\? changed' "$r.patches")" -eq 4 ]
+	receiver
+	run_tool --verify="$r.patches" --allow-local
+	expect_status 0
+	grep -qx "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -q '^verdict: matches: ' "$BATS_TEST_TMPDIR/actual"
+	! grep -q '^note: ' "$BATS_TEST_TMPDIR/actual" || return 1
+	expect_unchanged
+}
+
 # start_daemon: a git daemon serving the test's directory (see
 # t/lib/servers.bash), and $url the URL of pub.git there.
 start_daemon() {
