@@ -96,7 +96,8 @@ enum {
 	QUOTE_HIGH = 1 << 0,		/* every byte >= 0x80 too */
 	QUOTE_SPECIAL = 1 << 1,		/* '"' and '\\' make quotes, as in a path */
 	QUOTE_TAB_SPACE = 1 << 2,	/* a TAB is a space, and makes none */
-	QUOTE_ALWAYS = 1 << 3
+	QUOTE_ALWAYS = 1 << 3,
+	QUOTE_AS_GIT = 1 << 4		/* what git's quote_c_style() escapes, no more */
 };
 
 /* What must be escaped at s (left > 0 bytes): its length, or 0. */
@@ -108,6 +109,8 @@ static size_t escaped_at(const char *s, size_t left, unsigned flags)
 		return 0;
 	if ((flags & QUOTE_HIGH) && c >= 0x80)
 		return 1;
+	if (flags & QUOTE_AS_GIT)
+		return c < 0x20 || c == 0x7f;
 	return unsafe_at(s, left);
 }
 
@@ -176,6 +179,19 @@ void quote_c_style(struct strbuf *sb, const char *s, size_t len,
 		   int quote_high)
 {
 	quote(sb, s, len, QUOTE_SPECIAL | (quote_high ? QUOTE_HIGH : 0));
+}
+
+void quote_c_as_git(struct strbuf *sb, const char *s, size_t len,
+		    int quote_high)
+{
+	quote(sb, s, len, QUOTE_AS_GIT | QUOTE_SPECIAL |
+	      (quote_high ? QUOTE_HIGH : 0));
+}
+
+int quote_c_as_git_needed(const char *s, size_t len, int quote_high)
+{
+	return needs_quotes(s, len, QUOTE_AS_GIT | QUOTE_SPECIAL |
+			    (quote_high ? QUOTE_HIGH : 0));
 }
 
 void quote_shown(struct strbuf *sb, const char *s, size_t len)

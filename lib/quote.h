@@ -32,6 +32,16 @@ void quote_c_always(struct strbuf *sb, const char *s, size_t len,
 		    int quote_high);
 
 /*
+ * The name git's own quote_c_style() writes for a path, byte for byte:
+ * to be compared with what git prints (stat.h), never to be shown (it
+ * writes a C1 control or an invisible character as it is without
+ * quote_high).  quote_c_as_git_needed(): does git quote it?
+ */
+void quote_c_as_git(struct strbuf *sb, const char *s, size_t len,
+		    int quote_high);
+int quote_c_as_git_needed(const char *s, size_t len, int quote_high);
+
+/*
  * Text from outside (a mail's URL, ref or subject, a row's name, a merge
  * base's subject, what a server says) in a message: it must not drive
  * the terminal that shows it, nor make a name read as another.
