@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "quote.h"
+#include "str.h"
 
 /*
  * The invisible characters that change how a text reads: the Unicode
@@ -9,11 +10,9 @@
  * the zero-width space and joiners, the marks LRM, RLM and ALM, the
  * BOM, the soft hyphen, tags), Zl and Zp (the line and paragraph
  * separators), from the Unicode Character Database 14.0, as
- * unicode-width.h.  Inclusive ranges, sorted.
+ * unicode-width.h.
  */
-static const struct {
-	unsigned first, last;
-} invisible[] = {
+static const struct code_range invisible[] = {
 	{ 0x00ad, 0x00ad }, { 0x0600, 0x0605 }, { 0x061c, 0x061c },
 	{ 0x06dd, 0x06dd }, { 0x070f, 0x070f }, { 0x0890, 0x0891 },
 	{ 0x08e2, 0x08e2 }, { 0x180e, 0x180e }, { 0x200b, 0x200f },
@@ -22,54 +21,6 @@ static const struct {
 	{ 0x110cd, 0x110cd }, { 0x13430, 0x13438 }, { 0x1bca0, 0x1bca3 },
 	{ 0x1d173, 0x1d17a }, { 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f },
 };
-
-/* The code point of the UTF-8 sequence at s (left > 0 bytes), its length; 0 if none. */
-static size_t utf8_at(const char *s, size_t left, unsigned *cp)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len, i;
-
-	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		len = 2;
-		*cp = u[0] & 0x1fu;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		len = 3;
-		*cp = u[0] & 0x0fu;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		len = 4;
-		*cp = u[0] & 0x07u;
-	} else {
-		return 0;
-	}
-	if (left < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (u[i] & 0x3fu);
-	}
-	if ((len == 3 && *cp < 0x800) || (len == 4 && *cp < 0x10000) ||
-	    *cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
-static int is_invisible(unsigned cp)
-{
-	size_t lo = 0, hi = sizeof(invisible) / sizeof(*invisible);
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cp < invisible[mid].first)
-			hi = mid;
-		else if (cp > invisible[mid].last)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
-}
 
 /*
  * The character at s (left > 0 bytes) that must not reach a terminal
@@ -87,8 +38,10 @@ static size_t unsafe_at(const char *s, size_t left)
 		return 1;
 	if (c < 0x80)
 		return 0;
-	n = utf8_at(s, left, &cp);
-	return n && (cp < 0xa0 || is_invisible(cp)) ? n : 0;
+	n = utf8_char(s, left, &cp);
+	return n && (cp < 0xa0 ||
+		     code_in_ranges(cp, invisible,
+				    sizeof(invisible) / sizeof(*invisible))) ? n : 0;
 }
 
 /* How quote() quotes. */

@@ -37,23 +37,6 @@ static size_t parse_num(const char *s, size_t n, long *out)
 /* ------------------------------------------------------------------ */
 /* Display width, as git's utf8.c measures it.                         */
 
-static int in_ranges(unsigned cp, const struct width_range *r, size_t nr)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cp < r[mid].first)
-			hi = mid;
-		else if (cp > r[mid].last)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * The character at s (n > 0 bytes left): its length in bytes, its
  * width in *width.  A byte that starts no valid UTF-8 sequence is one
@@ -61,45 +44,18 @@ static int in_ranges(unsigned cp, const struct width_range *r, size_t nr)
  */
 static size_t next_char(const char *s, size_t n, size_t *width)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	unsigned cp;
-	size_t len, i;
+	size_t len = utf8_char(s, n, &cp);
 
 	*width = 1;
-	if (u[0] < 0x80) {
-		/* git_wcwidth(): a control character takes no column */
-		if (u[0] < 0x20 || u[0] == 0x7f)
-			*width = 0;
+	if (!len)
 		return 1;
-	}
-	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		len = 2;
-		cp = u[0] & 0x1fu;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		len = 3;
-		cp = u[0] & 0x0fu;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		len = 4;
-		cp = u[0] & 0x07u;
-	} else {
-		return 1;
-	}
-	if (n < len)
-		return 1;
-	for (i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 1;
-		cp = cp << 6 | (u[i] & 0x3fu);
-	}
-	/* overlong forms, surrogates and beyond U+10FFFF are no characters */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 1;
-	if (cp < 0xa0 ||
-	    in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(*zero_width)))
+	/* git_wcwidth(): a control character takes no column */
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+	    code_in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(*zero_width)))
 		*width = 0;
-	else if (in_ranges(cp, double_width,
-			   sizeof(double_width) / sizeof(*double_width)))
+	else if (code_in_ranges(cp, double_width,
+				sizeof(double_width) / sizeof(*double_width)))
 		*width = 2;
 	return len;
 }

@@ -36,4 +36,20 @@ int is_hex_id(const char *s, size_t len);
 /* Is s (len bytes) a whole object id as git prints it: 40 or 64 lowercase hex digits? */
 int is_oid(const char *s, size_t len);
 
+/*
+ * The UTF-8 character at s (left > 0 bytes): its length in bytes and
+ * its code point in *cp (an ASCII byte is one); 0 when s starts no
+ * valid sequence (a byte that starts none, a sequence cut short, an
+ * overlong form, a surrogate, beyond U+10FFFF).
+ */
+size_t utf8_char(const char *s, size_t left, unsigned *cp);
+
+/* Inclusive ranges of code points, sorted (unicode-width.h, quote.c). */
+struct code_range {
+	unsigned first, last;
+};
+
+/* Is cp in one of the nr ranges at r? */
+int code_in_ranges(unsigned cp, const struct code_range *r, size_t nr);
+
 #endif
