@@ -242,16 +242,6 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct strbuf *out)
 	return -1;
 }
 
-static const char *find_in(const char *s, size_t n, const char *needle)
-{
-	size_t m = strlen(needle), i;
-
-	for (i = 0; i + m <= n; i++)
-		if (!memcmp(s + i, needle, m))
-			return s + i;
-	return NULL;
-}
-
 /*
  * *from and *path copies of a and b (a may be empty: no source) in one
  * block, *owned (NULL when both are empty); a and b are released.
@@ -293,7 +283,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 				if (unquote_c(s, n, &i, &part[k]))
 					break;
 			} else {
-				arrow = find_in(s + i, n - i, " => ");
+				arrow = str_find(str_at(s + i, n - i), " => ");
 				if (!arrow || memchr(s + i, '"', (size_t)(arrow - s) - i))
 					break;
 				strbuf_add(&part[k], s + i, (size_t)(arrow - s) - i);
@@ -318,7 +308,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 
 		if (s[i] != '{' || (i && s[i - 1] != '/'))
 			continue;
-		arrow = find_in(s + i, n - i, " => ");
+		arrow = str_find(str_at(s + i, n - i), " => ");
 		if (!arrow)
 			break;
 		for (close = arrow + 4; close < s + n; close++)
@@ -343,7 +333,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 		strbuf_add(&b, s + sfx_at, sfx);
 		return own_paths(&a, &b, from, path, owned);
 	}
-	arrow = find_in(s, n, " => ");
+	arrow = str_find(str_at(s, n), " => ");
 	if (arrow) {				/* a => b */
 		*from = str_at(s, (size_t)(arrow - s));
 		*path = str_at(arrow + 4, n - (size_t)(arrow - s) - 4);

@@ -55,6 +55,21 @@ int str_equals(struct str s, const char *cs)
 	return s.len == strlen(cs) && !memcmp(s.s, cs, s.len);
 }
 
+int str_same(struct str a, struct str b)
+{
+	return a.len == b.len && (!a.len || !memcmp(a.s, b.s, a.len));
+}
+
+const char *str_find(struct str s, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; s.len >= n && i <= s.len - n; i++)
+		if (!memcmp(s.s + i, needle, n))
+			return s.s + i;
+	return NULL;
+}
+
 size_t utf8_char(const char *s, size_t left, unsigned *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;

@@ -26,6 +26,12 @@ int str_starts_with(struct str s, const char *prefix);
 /* Is s the NUL-terminated string cs? */
 int str_equals(struct str s, const char *cs);
 
+/* Are a and b the same bytes? */
+int str_same(struct str a, struct str b);
+
+/* Where the NUL-terminated needle first is in s, or NULL. */
+const char *str_find(struct str s, const char *needle);
+
 /*
  * Is s (len bytes) a commit id as a person or request-pull writes it:
  * 7 to 64 hex digits, in either case (abbreviated, or whole in SHA-1
