@@ -315,7 +315,7 @@ void match_rows(const struct pullreq *req, const struct numstat *ns,
 		    !match_same_numbers(&req->row[i], &ns->file[mt->file_of[i]]))
 			mt->differences++;
 	for (j = 0; j < ns->nr; j++)
-		if (!mt->used[j] && !req->rows_cut)
+		if (!mt->used[j] && !req->rows_cut && !req->totals_only)
 			mt->differences++;
 }
 

@@ -20,7 +20,8 @@
  * file_of[i] is the file of row i (-1: none), used[j] whether file j
  * has a row; differences counts the rows without a file or with other
  * numbers, and the files without a row unless the request's rows are
- * cut short (rows_cut).
+ * cut short (rows_cut) or it has none (totals_only: then its totals
+ * alone can be compared).
  */
 struct match {
 	long *file_of;

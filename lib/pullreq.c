@@ -36,15 +36,6 @@ static int own(struct pullreq *req, char *block)
 /* ------------------------------------------------------------------ */
 /* Bytes and lines.                                                    */
 
-static struct str mkstr(const char *s, size_t n)
-{
-	struct str str;
-
-	str.s = n ? s : empty;
-	str.len = n;
-	return str;
-}
-
 /* Is ch one of the bytes of set (never NUL)? */
 static int is_wsp(int ch)
 {
@@ -72,13 +63,6 @@ static int eq_ci(const char *s, size_t n, const char *word)
 	return !word[n];
 }
 
-static int starts_with(struct str l, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return l.len >= n && !memcmp(l.s, prefix, n);
-}
-
 static struct str trim(struct str l)
 {
 	while (l.len && (is_space(l.s[0]) || l.s[0] == '\r' || l.s[0] == '\n')) {
@@ -88,7 +72,7 @@ static struct str trim(struct str l)
 	while (l.len && (is_space(l.s[l.len - 1]) || l.s[l.len - 1] == '\r' ||
 			 l.s[l.len - 1] == '\n'))
 		l.len--;
-	return mkstr(l.s, l.len);
+	return str_at(l.s, l.len);
 }
 
 static int is_blank(struct str l)
@@ -142,17 +126,6 @@ static size_t uspace(const char *s, size_t n)
 static size_t any_space(const char *s, size_t n)
 {
 	return n && is_space(s[0]) ? 1 : uspace(s, n);
-}
-
-/* Where needle (NUL-terminated) is in l, or NULL. */
-static const char *find(struct str l, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	for (i = 0; l.len >= n && i <= l.len - n; i++)
-		if (!memcmp(l.s + i, needle, n))
-			return l.s + i;
-	return NULL;
 }
 
 /* Where needle (lowercase) is in l, in any case, or NULL. */
@@ -213,7 +186,7 @@ static struct str unquote(struct str l, const struct prefix *pf)
 		while ((k = any_space(q, (size_t)(end - q))))
 			q += k;
 		if (q == end)
-			return mkstr(NULL, 0);	/* ">" alone: a blank line */
+			return str_at(NULL, 0);	/* ">" alone: a blank line */
 		if (*q != '>') {
 			if (need == pf->depth)
 				return l;	/* not quoted: not the request's */
@@ -224,7 +197,7 @@ static struct str unquote(struct str l, const struct prefix *pf)
 	}
 	while (indent-- && (k = any_space(p, (size_t)(end - p))))
 		p += k;
-	return mkstr(p, (size_t)(end - p));
+	return str_at(p, (size_t)(end - p));
 }
 
 /*
@@ -285,8 +258,8 @@ static struct str commit_id(struct str rest)
 	while (rest.len && is_wsp(rest.s[rest.len - 1]))
 		rest.len--;
 	if (!is_hex_id(rest.s, rest.len))
-		return mkstr(NULL, 0);
-	return mkstr(rest.s, rest.len);
+		return str_at(NULL, 0);
+	return str_at(rest.s, rest.len);
 }
 
 /* The id after phrase at at in line l (an empty string when none). */
@@ -294,7 +267,7 @@ static struct str id_after(struct str l, const char *at, const char *phrase)
 {
 	const char *s = at + strlen(phrase);
 
-	return commit_id(mkstr(s, (size_t)(l.s + l.len - s)));
+	return commit_id(str_at(s, (size_t)(l.s + l.len - s)));
 }
 
 /*
@@ -348,8 +321,8 @@ static struct str span(const struct lines *L, size_t a, size_t b_end)
 	while (b > a && is_blank(L->l[b - 1]))
 		b--;
 	if (a >= b)
-		return mkstr(NULL, 0);
-	return mkstr(src[a].s, (size_t)(src[b - 1].s + src[b - 1].len - src[a].s));
+		return str_at(NULL, 0);
+	return str_at(src[a].s, (size_t)(src[b - 1].s + src[b - 1].len - src[a].s));
 }
 
 /* The first non-blank line in [from, to) if it is indented: trimmed. */
@@ -360,7 +333,7 @@ static struct str indented_after(const struct lines *L, size_t from,
 		from++;
 	if (from < to && is_space(L->l[from].s[0]) && !is_separator(L->l[from]))
 		return trim(L->l[from]);
-	return mkstr(NULL, 0);
+	return str_at(NULL, 0);
 }
 
 /*
@@ -411,7 +384,7 @@ static int summary_word(struct str l)
 	size_t i;
 
 	for (i = 0; summary_words[i]; i++)
-		if (starts_with(l, summary_words[i]))
+		if (str_starts_with(l, summary_words[i]))
 			return 1;
 	return 0;
 }
@@ -429,20 +402,20 @@ static int stat_view(struct pullreq *req, struct str l, struct str *v)
 	while (i < l.len && l.s[i] == ' ')
 		i++;
 	if (i) {
-		*v = mkstr(l.s + i - 1, l.len - i + 1);
+		*v = str_at(l.s + i - 1, l.len - i + 1);
 		return 0;
 	}
 	*v = l;
 	if (!l.len || is_space(l.s[0]) ||
 	    !(memchr(l.s, '|', l.len) || (l.s[0] >= '0' && l.s[0] <= '9') ||
-	      starts_with(l, "...") || summary_word(l)))
+	      str_starts_with(l, "...") || summary_word(l)))
 		return 0;
 	copy = malloc(l.len + 1);
 	if (!copy || own(req, copy))
 		return -1;
 	copy[0] = ' ';
 	memcpy(copy + 1, l.s, l.len);
-	*v = mkstr(copy, l.len + 1);
+	*v = str_at(copy, l.len + 1);
 	return 0;
 }
 
@@ -484,15 +457,15 @@ static int split_joined(struct pullreq *req, struct str *l, struct str *rest)
 
 	for (j = 1; j + 1 < l->len; j++)
 		if (l->s[j - 1] == ' ' && l->s[j] == ' ' &&
-		    summary_word(mkstr(l->s + j + 1, l->len - j - 1)))
+		    summary_word(str_at(l->s + j + 1, l->len - j - 1)))
 			break;
 	if (j + 1 >= l->len)
 		return 0;
-	if (stat_view(req, mkstr(l->s, j - 1), &v))
+	if (stat_view(req, str_at(l->s, j - 1), &v))
 		return -1;
 	if (!is_totals(v) && !stat_parse_summary(v, &sum))
 		return 0;
-	*rest = mkstr(l->s + j, l->len - j);
+	*rest = str_at(l->s + j, l->len - j);
 	l->len = j - 1;
 	return 1;
 }
@@ -521,13 +494,13 @@ static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 	memcpy(s + 1, a.s, a.len);
 	s[a.len + 1] = ' ';
 	memcpy(s + a.len + 2, b.s, b.len);
-	if (!is_row(mkstr(s, a.len + b.len + 2))) {
+	if (!is_row(str_at(s, a.len + b.len + 2))) {
 		free(s);
 		return 0;
 	}
 	if (own(req, s))
 		return -1;
-	*joined = mkstr(s, a.len + b.len + 2);
+	*joined = str_at(s, a.len + b.len + 2);
 	return 1;
 }
 
@@ -535,6 +508,7 @@ struct block {
 	size_t first, rows_end, end;	/* first row, after the rows, after
 					   the totals and summary */
 	int has_totals;
+	int patch;			/* a patch's, pasted after the request */
 	struct stat_totals t;
 };
 
@@ -554,7 +528,8 @@ static int find_blocks(const struct str *v, size_t from, size_t to,
 		struct stat_summary sum;
 		size_t j = i;
 
-		if (!is_row(v[i])) {
+		/* rows, or a totals line alone (git diff --shortstat's) */
+		if (!is_row(v[i]) && !is_totals(v[i])) {
 			i++;
 			continue;
 		}
@@ -581,11 +556,58 @@ static int find_blocks(const struct str *v, size_t from, size_t to,
 	return 0;
 }
 
+/* git format-patch's first line: "From <id> Mon Sep 17 00:00:00 2001". */
+static int is_patch_from(struct str l)
+{
+	static const char date[] = " Mon Sep 17 00:00:00 2001";
+	size_t n = strlen(date);
+
+	return str_starts_with(l, "From ") && l.len > 5 + n &&
+	       !memcmp(l.s + l.len - n, date, n) &&
+	       is_hex_id(l.s + 5, l.len - 5 - n);
+}
+
+/* A patch's subject: "[PATCH n/m] <subject>", "Subject: " before it or not. */
+static int is_patch_subject(struct str l)
+{
+	const char *close;
+
+	if (str_starts_with(l, "Subject: "))
+		l = str_at(l.s + 9, l.len - 9);
+	if (!l.len || l.s[0] != '[')
+		return 0;
+	close = memchr(l.s, ']', l.len);
+	return close && str_find(str_at(l.s, (size_t)(close - l.s)), "PATCH");
+}
+
+/*
+ * Is block b, whose lines since the block before it start at from, a
+ * patch's diffstat (a patch pasted after the request)?  Its rows are
+ * right after git format-patch's "---" line, or a patch's first line
+ * or subject is among those lines, after the last separator line (a
+ * tag message may name patches).
+ */
+static int is_patch_stat(const struct lines *L, size_t from,
+			 const struct block *b)
+{
+	size_t i;
+	int patch = 0;
+
+	if (b->first > from && str_equals(trim(L->l[b->first - 1]), "---"))
+		return 1;
+	for (i = from; i < b->first; i++)
+		if (is_separator(L->l[i]))
+			patch = 0;
+		else if (is_patch_from(L->l[i]) || is_patch_subject(L->l[i]))
+			patch = 1;
+	return patch;
+}
+
 static int patch_follows(const struct lines *L, size_t i)
 {
 	while (i < L->nr && is_blank(L->l[i]))
 		i++;
-	return i < L->nr && starts_with(L->l[i], "diff --git ");
+	return i < L->nr && str_starts_with(L->l[i], "diff --git ");
 }
 
 static void block_release(struct pullreq_block *b)
@@ -632,7 +654,7 @@ static int author_line(struct str l, struct str *name, long *count)
 	if (t.s[k] != '(' || k == t.len - 3 || k < 2 || t.s[k - 1] != ' ' ||
 	    t.len - 3 - k > 9)
 		return 0;
-	*name = trim(mkstr(t.s, k - 1));
+	*name = trim(str_at(t.s, k - 1));
 	*count = strtol(t.s + k + 1, NULL, 10);
 	return name->len > 0;
 }
@@ -656,7 +678,7 @@ static int join_subject(struct pullreq *req, struct str *a, struct str b)
 	memcpy(s, a->s, a->len);
 	s[a->len] = ' ';
 	memcpy(s + a->len + 1, b.s, b.len);
-	*a = mkstr(s, a->len + b.len + 1);
+	*a = str_at(s, a->len + b.len + 1);
 	return 0;
 }
 
@@ -728,7 +750,7 @@ static int take_block(struct pullreq *req, const struct str *v,
 	size_t i, nfiles = 0;
 	size_t nr_summary = bl->end - bl->rows_end - (size_t)bl->has_totals;
 
-	b->row = calloc(bl->rows_end - bl->first, sizeof(*b->row));
+	b->row = calloc(bl->rows_end - bl->first + 1, sizeof(*b->row));
 	if (nr_summary)
 		b->summary = calloc(nr_summary, sizeof(*b->summary));
 	if (!b->row || (nr_summary && !b->summary))
@@ -756,7 +778,9 @@ static int take_block(struct pullreq *req, const struct str *v,
 		b->files = bl->t.files;
 		b->insertions = bl->t.insertions;
 		b->deletions = bl->t.deletions;
-		b->rows_uneven = b->rows_cut ? nfiles >= (size_t)b->files :
+		b->totals_only = bl->first == bl->rows_end;
+		b->rows_uneven = b->totals_only ? 0 :
+			b->rows_cut ? nfiles >= (size_t)b->files :
 			nfiles != (size_t)b->files ||
 			sum != (unsigned long long)b->insertions +
 			       (unsigned long long)b->deletions;
@@ -809,7 +833,7 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 	req->shortlog = span(L, last + 1, rows);
 	*shortlog = last + 1;
 	for (i = first + 1; i < last; i++)
-		if (starts_with(L->l[i], DESCRIPTION) &&
+		if (str_starts_with(L->l[i], DESCRIPTION) &&
 		    (i == first + 1 || is_separator(L->l[i - 1]))) {
 			desc = i;
 			break;
@@ -833,7 +857,7 @@ static size_t find_anchor(const struct lines *raw, const char **at)
 
 	for (w = 0; words[w]; w++)
 		for (i = 0; i < raw->nr; i++)
-			if ((*at = find(raw->l[i], words[w])))
+			if ((*at = str_find(raw->l[i], words[w])))
 				return i;
 	for (i = 0; i < raw->nr; i++)
 		if ((*at = find_ci(raw->l[i], AVAILABLE)))
@@ -852,19 +876,19 @@ static void request_lines(const struct lines *raw, size_t anchor,
 	size_t i, next;
 
 	for (i = anchor + 1; i-- > 0;)
-		if (find(raw->l[i], SINCE_ID))
+		if (str_find(raw->l[i], SINCE_ID))
 			break;
 	*start = i == (size_t)-1 ? 0 : i;
 	*end = raw->nr;
 	if (!is_upto)
 		return;
 	for (next = anchor + 1; next < raw->nr; next++)
-		if (find(raw->l[next], UPTO))
+		if (str_find(raw->l[next], UPTO))
 			break;
 	if (next == raw->nr)
 		return;
 	for (i = next; i > anchor + 1; i--)
-		if (find(raw->l[i - 1], SINCE_ID))
+		if (str_find(raw->l[i - 1], SINCE_ID))
 			break;
 	*end = i > anchor + 1 ? i - 1 : next;
 }
@@ -876,13 +900,13 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	const char *at = NULL;
 	size_t i, since, at_line;
 
-	for (i = 0; i < L->nr && !(at = find(L->l[i], SINCE_ID)); i++)
+	for (i = 0; i < L->nr && !(at = str_find(L->l[i], SINCE_ID)); i++)
 		;
 	if (i == L->nr)
 		return "no 'The following changes since commit' line";
 	since = i;
 	if ((size_t)(at - L->l[i].s) != strlen(SINCE) - strlen(SINCE_ID) ||
-	    !starts_with(L->l[i], SINCE))
+	    !str_starts_with(L->l[i], SINCE))
 		req->damage |= PULLREQ_HEADER;
 	req->base = id_after(L->l[i], at, SINCE_ID);
 	if (!req->base.len)
@@ -899,7 +923,7 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	req->base_subject = indented_after(L, since + 1, at_line);
 	for (i = at_line + 1; i < L->nr && is_blank(L->l[i]); i++)
 		;
-	if (i == L->nr || find(L->l[i], UPTO))
+	if (i == L->nr || str_find(L->l[i], UPTO))
 		return "no repository URL after 'are available in the Git repository at:'";
 	else {
 		struct str t = trim(L->l[i]);
@@ -908,15 +932,15 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 		while (k && !is_space(t.s[k - 1]))
 			k--;
 		if (k) {
-			req->ref = mkstr(t.s + k, t.len - k);
+			req->ref = str_at(t.s + k, t.len - k);
 			while (k && is_space(t.s[k - 1]))
 				k--;
-			req->url = mkstr(t.s, k);
+			req->url = str_at(t.s, k);
 		} else {
 			req->url = t;
 		}
 	}
-	for (; i < L->nr && !(at = find(L->l[i], UPTO)); i++)
+	for (; i < L->nr && !(at = str_find(L->l[i], UPTO)); i++)
 		;
 	if (i == L->nr)
 		return "no 'for you to fetch changes up to' line";
@@ -983,7 +1007,7 @@ static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 		if (r) {
 			req->damage |= PULLREQ_WRAPPED;
 			out.l[w] = joined;
-			src.l[w] = mkstr(src.l[i].s, (size_t)(src.l[i + 1].s +
+			src.l[w] = str_at(src.l[i].s, (size_t)(src.l[i + 1].s +
 					 src.l[i + 1].len - src.l[i].s));
 			i++;
 		} else {
@@ -1009,25 +1033,49 @@ fail:
 	return -1;
 }
 
-/* The request's diffstat among the blocks: an index, or -1. */
-static long choose_block(const struct lines *L, const struct blocks *B,
-			 size_t last_sep)
+/* Does the block have rows, or is it a totals line alone? */
+static int has_rows(const struct block *b)
+{
+	return b->first < b->rows_end;
+}
+
+/*
+ * The request's diffstat among the blocks, a patch's passed over unless
+ * patches is set: an index, or -1.  A totals line alone is one only
+ * where no diffstat with rows is: it may be a line of prose or of a
+ * signature.
+ */
+static long choose_among(const struct lines *L, const struct blocks *B,
+			 size_t last_sep, int patches)
 {
 	size_t k;
+	int rows;
 
-	for (k = 0; k < B->nr; k++)
-		if (B->b[k].first > last_sep ||
-		    (B->b[k].has_totals && patch_follows(L, B->b[k].end)))
-			return (long)k;
-	for (k = B->nr; k-- > 0;)
-		if (B->b[k].has_totals)
-			return (long)k;
+	for (rows = 1; rows >= 0; rows--)
+		for (k = 0; k < B->nr; k++)
+			if ((patches || !B->b[k].patch) &&
+			    has_rows(&B->b[k]) == rows &&
+			    (B->b[k].first > last_sep ||
+			     (B->b[k].has_totals && patch_follows(L, B->b[k].end))))
+				return (long)k;
+	for (rows = 1; rows >= 0; rows--)
+		for (k = B->nr; k-- > 0;)
+			if ((patches || !B->b[k].patch) &&
+			    has_rows(&B->b[k]) == rows && B->b[k].has_totals)
+				return (long)k;
 	return -1;
 }
 
-static int same_str(struct str a, struct str b)
+/*
+ * The request's diffstat: not a patch's, or when every diffstat looks
+ * like a patch's (a sender's own "---" before the request's), any.
+ */
+static long choose_block(const struct lines *L, const struct blocks *B,
+			 size_t last_sep)
 {
-	return a.len == b.len && !memcmp(a.s, b.s, a.len);
+	long k = choose_among(L, B, last_sep, 0);
+
+	return k >= 0 ? k : choose_among(L, B, last_sep, 1);
 }
 
 /* Is x the request's diffstat again, row for row (a sender's repeat)? */
@@ -1040,7 +1088,7 @@ static int repeats(const struct pullreq *req, const struct pullreq_block *x)
 		return 0;
 	for (i = 0; i < x->nr_rows; i++)
 		if (x->row[i].changes != req->row[i].changes ||
-		    !same_str(x->row[i].name, req->row[i].name))
+		    !str_same(x->row[i].name, req->row[i].name))
 			return 0;
 	return 1;
 }
@@ -1062,7 +1110,7 @@ static int take_extra(struct pullreq *req, const struct lines *L,
 	for (k = chosen + 1; k < B->nr; k++) {
 		struct pullreq_block *x = &req->extra[req->nr_extra_blocks];
 
-		if (!B->b[k].has_totals)
+		if (!B->b[k].has_totals || !has_rows(&B->b[k]) || B->b[k].patch)
 			continue;
 		req->nr_extra_blocks++;
 		x->shortlog = span(L, B->b[k - 1].end, B->b[k].first);
@@ -1089,7 +1137,7 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	long chosen;
 	int failed;
 
-	while (end < L->nr && !starts_with(L->l[end], "diff --git "))
+	while (end < L->nr && !str_starts_with(L->l[end], "diff --git "))
 		end++;
 	if (mend_stat_lines(req, L, upto + 1, &end))
 		return "out of memory";
@@ -1108,6 +1156,9 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 		err = "out of memory";
 		goto out;
 	}
+	for (i = 0; i < B.nr; i++)
+		B.b[i].patch = is_patch_stat(L, i ? B.b[i - 1].end : upto + 1,
+					     &B.b[i]);
 	chosen = choose_block(L, &B, last_sep);
 	if (chosen < 0) {
 		err = "no diffstat (no ' N files changed' line)";
@@ -1123,6 +1174,7 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	req->nr_rows = main.nr_rows;
 	req->rows_cut = main.rows_cut;
 	req->totals_missing = main.totals_missing;
+	req->totals_only = main.totals_only;
 	req->rows_uneven = main.rows_uneven;
 	req->files = main.files;
 	req->insertions = main.insertions;
@@ -1130,6 +1182,8 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	req->summary = main.summary;
 	req->nr_summary = main.nr_summary;
 	req->has_patch = patch_follows(L, B.b[chosen].end);
+	for (i = (size_t)chosen + 1; i < B.nr; i++)
+		req->has_patch |= B.b[i].patch;
 	if (failed || take_extra(req, L, v, &B, (size_t)chosen))
 		err = "out of memory";
 out:
@@ -1155,7 +1209,7 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 		err = "no 'The following changes since commit' line";
 		goto out;
 	}
-	request_lines(&raw, anchor, !!find(raw.l[anchor], UPTO), &start, &end);
+	request_lines(&raw, anchor, !!str_find(raw.l[anchor], UPTO), &start, &end);
 	if (end < raw.nr)
 		next = (size_t)(raw.l[end].s - text);
 	pf = prefix_of(raw.l[anchor], at);
@@ -1178,8 +1232,8 @@ out:
 
 int pullreq_telltale(const char *text, size_t len)
 {
-	struct str t = mkstr(text, len);
+	struct str t = str_at(text, len);
 
-	return find(t, SINCE_ID) || find(t, UPTO) ||
+	return str_find(t, SINCE_ID) || str_find(t, UPTO) ||
 	       find_ci(t, "are available in the git repository at");
 }

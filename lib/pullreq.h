@@ -73,14 +73,22 @@
  *
  * A diffstat is a run of stat rows (a " ..." line may end it), with the
  * " N file(s) changed" line after it, or without (the totals were cut
- * off: totals_missing).  A diffstat before the last "----" separator
+ * off: totals_missing), or that line alone (totals_only).  A diffstat before the last "----" separator
  * line (64 dashes, as request-pull writes them) is one quoted in a tag
  * message or branch description and is passed over, unless a patch
- * ("diff --git ") follows it directly.  The request's diffstat is the
- * first after its shortlog; when there is none, the last one passed
- * over.  Other shortlogs and diffstats with their totals line after it
- * (another request's, pasted in) are kept in extra[], not taken; one
- * that is the request's diffstat again, row for row, is left out.
+ * ("diff --git ") follows it directly.  A diffstat is a patch's (one of
+ * the patches a sender pastes after the request: git format-patch's
+ * output, with its "From <id> Mon Sep 17 00:00:00 2001" lines or not,
+ * each under a "[PATCH n/m] <subject>" line or after a line of dashes)
+ * when its rows come right after format-patch's "---" line, or a
+ * patch's "From <id> ..." line or "[PATCH" subject is between it and
+ * the diffstat, or the separator line, before it; a patch's is never
+ * taken while another is there.  The request's diffstat is the first
+ * after its shortlog; when there is none, the last one passed over
+ * (so one written before the shortlog).  Other shortlogs and diffstats
+ * with their totals line after it (another request's, pasted in), not
+ * a patch's, are kept in extra[], not taken; one that is the request's
+ * diffstat again, row for row, is left out.
  *
  * A text may hold several requests, each with its "up to" line: the
  * first is found, and next says where the text after it starts.
@@ -117,6 +125,11 @@ struct pullreq_block {
 	 * graphs, -1 both when a graph is scaled and they cannot be).
 	 */
 	int totals_missing;
+	/*
+	 * No rows: the " N files changed" line alone (git diff
+	 * --shortstat's), files, insertions and deletions its own.
+	 */
+	int totals_only;
 	int rows_uneven;		/* the rows do not add up to the totals */
 	long files, insertions, deletions;
 	struct stat_summary *summary;
@@ -142,11 +155,13 @@ struct pullreq {
 	size_t nr_rows;
 	int rows_cut;			/* a " ..." line: fewer rows than files */
 	int totals_missing;		/* as in struct pullreq_block */
+	int totals_only;
 	int rows_uneven;
 	long files, insertions, deletions;
 	struct stat_summary *summary;
 	size_t nr_summary;
-	int has_patch;			/* "diff --git " right after it (-p) */
+	int has_patch;			/* "diff --git " right after it (-p),
+					   or patches pasted after it */
 
 	unsigned damage;		/* enum pullreq_damage bits */
 	/* shortlogs and diffstats after the request's: not what it brings */

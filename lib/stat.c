@@ -5,74 +5,10 @@
 #include <string.h>
 
 #include "numstat.h"
+#include "quote.h"
 #include "stat.h"
+#include "strbuf.h"
 #include "unicode-width.h"
-
-/* A growing buffer that notes running out of memory instead of dying. */
-struct buf {
-	char *s;
-	size_t len, alloc;
-	int oom;
-};
-
-#define BUF_INIT { NULL, 0, 0, 0 }
-
-static void buf_add(struct buf *b, const void *s, size_t n)
-{
-	if (b->oom || !n)
-		return;
-	if (n > (size_t)-1 / 2 - b->len) {
-		b->oom = 1;
-		return;
-	}
-	if (b->len + n + 1 > b->alloc) {
-		size_t want = b->len + n + 1;
-		char *grown;
-
-		if (want < 2 * b->alloc)
-			want = 2 * b->alloc;
-		if (want < 64)
-			want = 64;
-		grown = realloc(b->s, want);
-		if (!grown) {
-			b->oom = 1;
-			return;
-		}
-		b->s = grown;
-		b->alloc = want;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void buf_addch(struct buf *b, int ch)
-{
-	char c = (char)ch;
-
-	buf_add(b, &c, 1);
-}
-
-static void buf_release(struct buf *b)
-{
-	free(b->s);
-	b->s = NULL;
-	b->len = b->alloc = 0;
-}
-/* The buffer's bytes, handed to the caller (NULL when empty or out of memory). */
-static char *buf_detach(struct buf *b, int *oom)
-{
-	char *s = b->s;
-
-	if (b->oom) {
-		*oom = 1;
-		buf_release(b);
-		return NULL;
-	}
-	b->s = NULL;
-	b->len = b->alloc = 0;
-	return s;
-}
 
 static int is_space_or_tab(int ch)
 {
@@ -101,23 +37,6 @@ static size_t parse_num(const char *s, size_t n, long *out)
 /* ------------------------------------------------------------------ */
 /* Display width, as git's utf8.c measures it.                         */
 
-static int in_ranges(unsigned cp, const struct width_range *r, size_t nr)
-{
-	size_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cp < r[mid].first)
-			hi = mid;
-		else if (cp > r[mid].last)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * The character at s (n > 0 bytes left): its length in bytes, its
  * width in *width.  A byte that starts no valid UTF-8 sequence is one
@@ -125,45 +44,18 @@ static int in_ranges(unsigned cp, const struct width_range *r, size_t nr)
  */
 static size_t next_char(const char *s, size_t n, size_t *width)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	unsigned cp;
-	size_t len, i;
+	size_t len = utf8_char(s, n, &cp);
 
 	*width = 1;
-	if (u[0] < 0x80) {
-		/* git_wcwidth(): a control character takes no column */
-		if (u[0] < 0x20 || u[0] == 0x7f)
-			*width = 0;
+	if (!len)
 		return 1;
-	}
-	if (u[0] >= 0xc2 && u[0] <= 0xdf) {
-		len = 2;
-		cp = u[0] & 0x1fu;
-	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
-		len = 3;
-		cp = u[0] & 0x0fu;
-	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
-		len = 4;
-		cp = u[0] & 0x07u;
-	} else {
-		return 1;
-	}
-	if (n < len)
-		return 1;
-	for (i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			return 1;
-		cp = cp << 6 | (u[i] & 0x3fu);
-	}
-	/* overlong forms, surrogates and beyond U+10FFFF are no characters */
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 1;
-	if (cp < 0xa0 ||
-	    in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(*zero_width)))
+	/* git_wcwidth(): a control character takes no column */
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+	    code_in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(*zero_width)))
 		*width = 0;
-	else if (in_ranges(cp, double_width,
-			   sizeof(double_width) / sizeof(*double_width)))
+	else if (code_in_ranges(cp, double_width,
+				sizeof(double_width) / sizeof(*double_width)))
 		*width = 2;
 	return len;
 }
@@ -213,65 +105,17 @@ size_t stat_name_cut(const char *name, size_t len, size_t columns)
 /* ------------------------------------------------------------------ */
 /* Printed names: C quoting and renames, as git's diff.c prints them.  */
 
-static int must_quote(unsigned char ch, int quotepath)
-{
-	return ch < 0x20 || ch == '"' || ch == '\\' || ch == 0x7f ||
-	       (ch >= 0x80 && quotepath);
-}
-
-static int needs_quoting(const char *s, size_t n, int quotepath)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (must_quote((unsigned char)s[i], quotepath))
-			return 1;
-	return 0;
-}
-
-/* quote.c, quote_c_style(): the name, or "..." with C escapes. */
-static void quote_c(struct buf *b, const char *s, size_t n, int quotepath)
-{
-	static const char letters[] = "abtnvfr";	/* 0x07 to 0x0d */
-	size_t i;
-
-	if (!needs_quoting(s, n, quotepath)) {
-		buf_add(b, s, n);
-		return;
-	}
-	buf_addch(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (!must_quote(ch, quotepath)) {
-			buf_addch(b, ch);
-			continue;
-		}
-		buf_addch(b, '\\');
-		if (ch == '"' || ch == '\\') {
-			buf_addch(b, ch);
-		} else if (ch >= 0x07 && ch <= 0x0d) {
-			buf_addch(b, letters[ch - 0x07]);
-		} else {
-			buf_addch(b, '0' + (ch >> 6 & 03));
-			buf_addch(b, '0' + (ch >> 3 & 07));
-			buf_addch(b, '0' + (ch & 07));
-		}
-	}
-	buf_addch(b, '"');
-}
-
 /* diff.c, pprint_rename(), on counted strings. */
-static void pprint_rename(struct buf *out, const char *a, size_t len_a,
+static void pprint_rename(struct strbuf *out, const char *a, size_t len_a,
 			  const char *b, size_t len_b, int quotepath)
 {
 	ptrdiff_t pfx = 0, sfx = 0, adjust, i, j, a_mid, b_mid;
 
-	if (needs_quoting(a, len_a, quotepath) ||
-	    needs_quoting(b, len_b, quotepath)) {
-		quote_c(out, a, len_a, quotepath);
-		buf_add(out, " => ", 4);
-		quote_c(out, b, len_b, quotepath);
+	if (quote_c_as_git_needed(a, len_a, quotepath) ||
+	    quote_c_as_git_needed(b, len_b, quotepath)) {
+		quote_c_as_git(out, a, len_a, quotepath);
+		strbuf_add(out, " => ", 4);
+		quote_c_as_git(out, b, len_b, quotepath);
 		return;
 	}
 	/* the common prefix, up to its last '/' */
@@ -300,15 +144,15 @@ static void pprint_rename(struct buf *out, const char *a, size_t len_a,
 	if (b_mid < 0)
 		b_mid = 0;
 	if (pfx + sfx) {
-		buf_add(out, a, (size_t)pfx);
-		buf_addch(out, '{');
+		strbuf_add(out, a, (size_t)pfx);
+		strbuf_addch(out, '{');
 	}
-	buf_add(out, a + pfx, (size_t)a_mid);
-	buf_add(out, " => ", 4);
-	buf_add(out, b + pfx, (size_t)b_mid);
+	strbuf_add(out, a + pfx, (size_t)a_mid);
+	strbuf_add(out, " => ", 4);
+	strbuf_add(out, b + pfx, (size_t)b_mid);
 	if (pfx + sfx) {
-		buf_addch(out, '}');
-		buf_add(out, a + len_a - sfx, (size_t)sfx);
+		strbuf_addch(out, '}');
+		strbuf_add(out, a + len_a - sfx, (size_t)sfx);
 	}
 }
 
@@ -316,19 +160,13 @@ char *stat_name(const char *path, size_t path_len,
 			const char *from, size_t from_len, int quotepath,
 			size_t *len)
 {
-	struct buf b = BUF_INIT;
+	struct strbuf b = STRBUF_INIT;
 
 	if (from_len)
 		pprint_rename(&b, from, from_len, path, path_len, quotepath);
 	else
-		quote_c(&b, path, path_len, quotepath);
-	buf_addch(&b, '\0');
-	if (b.oom) {
-		buf_release(&b);
-		return NULL;
-	}
-	*len = b.len - 1;
-	return b.s;
+		quote_c_as_git(&b, path, path_len, quotepath);
+	return strbuf_detach(&b, len);
 }
 
 enum stat_match stat_name_matches(const char *name, size_t name_len,
@@ -366,7 +204,7 @@ enum stat_match stat_name_matches(const char *name, size_t name_len,
 }
 
 /* unquote_c_style(): the quoted string at *i in s (n bytes) into out. */
-static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
+static int unquote_c(const char *s, size_t n, size_t *i, struct strbuf *out)
 {
 	size_t k = *i;
 
@@ -381,20 +219,20 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
 			return 0;
 		}
 		if (ch != '\\') {
-			buf_addch(out, ch);
+			strbuf_addch(out, ch);
 			continue;
 		}
 		if (++k >= n)
 			return -1;
 		ch = (unsigned char)s[k];
 		if (ch && strchr(letters, ch)) {
-			buf_addch(out, 0x07 + (int)(strchr(letters, ch) - letters));
+			strbuf_addch(out, 0x07 + (int)(strchr(letters, ch) - letters));
 		} else if (ch == '"' || ch == '\\') {
-			buf_addch(out, ch);
+			strbuf_addch(out, ch);
 		} else if (ch >= '0' && ch <= '3' && k + 2 < n &&
 			   s[k + 1] >= '0' && s[k + 1] <= '7' &&
 			   s[k + 2] >= '0' && s[k + 2] <= '7') {
-			buf_addch(out, (ch - '0') << 6 | (s[k + 1] - '0') << 3 |
+			strbuf_addch(out, (ch - '0') << 6 | (s[k + 1] - '0') << 3 |
 				       (s[k + 2] - '0'));
 			k += 2;
 		} else {
@@ -404,34 +242,21 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct buf *out)
 	return -1;
 }
 
-static const char *find_in(const char *s, size_t n, const char *needle)
-{
-	size_t m = strlen(needle), i;
-
-	for (i = 0; i + m <= n; i++)
-		if (!memcmp(s + i, needle, m))
-			return s + i;
-	return NULL;
-}
-
 /*
  * *from and *path copies of a and b (a may be empty: no source) in one
- * block, *owned; a and b are released.  -1 when out of memory.
+ * block, *owned (NULL when both are empty); a and b are released.
  */
-static int own_paths(struct buf *a, struct buf *b, struct str *from,
-	       struct str *path, char **owned)
+static int own_paths(struct strbuf *a, struct strbuf *b, struct str *from,
+		     struct str *path, char **owned)
 {
 	size_t from_len = a->len, path_len = b->len;
-	int oom = b->oom;
-	char *block;
+	char *block = NULL;
 
-	buf_add(a, b->s, b->len);
-	buf_release(b);
-	block = buf_detach(a, &oom);
-	if (oom) {
-		free(block);
-		return -1;
-	}
+	strbuf_add(a, b->buf, b->len);
+	strbuf_release(b);
+	if (a->len)
+		block = strbuf_detach(a, NULL);
+	strbuf_release(a);
 	*owned = block;
 	*from = str_at(block, from_len);
 	*path = str_at(block ? block + from_len : NULL, path_len);
@@ -449,7 +274,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 	if (!n)
 		return 0;
 	if (memchr(s, '"', n)) {		/* "a" => "b", a => "b", "a" */
-		struct buf part[2] = { BUF_INIT, BUF_INIT };
+		struct strbuf part[2] = { STRBUF_INIT, STRBUF_INIT };
 		int k;
 
 		i = 0;
@@ -458,10 +283,10 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 				if (unquote_c(s, n, &i, &part[k]))
 					break;
 			} else {
-				arrow = find_in(s + i, n - i, " => ");
+				arrow = str_find(str_at(s + i, n - i), " => ");
 				if (!arrow || memchr(s + i, '"', (size_t)(arrow - s) - i))
 					break;
-				buf_add(&part[k], s + i, (size_t)(arrow - s) - i);
+				strbuf_add(&part[k], s + i, (size_t)(arrow - s) - i);
 				i = (size_t)(arrow - s);
 			}
 			if (i == n || n - i < 5 || memcmp(s + i, " => ", 4))
@@ -472,18 +297,18 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 			return own_paths(&part[1], &part[0], from, path, owned);
 		if (i == n && k == 1)
 			return own_paths(&part[0], &part[1], from, path, owned);
-		buf_release(&part[0]);
-		buf_release(&part[1]);
+		strbuf_release(&part[0]);
+		strbuf_release(&part[1]);
 		return 0;
 	}
 	for (i = 0; i < n; i++) {		/* pfx{a => b}sfx */
 		const char *close;
-		struct buf a = BUF_INIT, b = BUF_INIT;
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 		size_t pfx = i, sfx_at, sfx;
 
 		if (s[i] != '{' || (i && s[i - 1] != '/'))
 			continue;
-		arrow = find_in(s + i, n - i, " => ");
+		arrow = str_find(str_at(s + i, n - i), " => ");
 		if (!arrow)
 			break;
 		for (close = arrow + 4; close < s + n; close++)
@@ -495,20 +320,20 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 		sfx = n - sfx_at;
 		if (!pfx && !sfx)
 			continue;
-		buf_add(&a, s, pfx);
-		buf_add(&a, s + i + 1, (size_t)(arrow - s) - i - 1);
-		buf_add(&b, s, pfx);
-		buf_add(&b, arrow + 4, (size_t)(close - arrow) - 4);
+		strbuf_add(&a, s, pfx);
+		strbuf_add(&a, s + i + 1, (size_t)(arrow - s) - i - 1);
+		strbuf_add(&b, s, pfx);
+		strbuf_add(&b, arrow + 4, (size_t)(close - arrow) - 4);
 		/* an empty middle: prefix and suffix share their slash */
 		if (a.len == pfx && pfx && sfx)
-			a.len--;
+			strbuf_setlen(&a, a.len - 1);
 		if (b.len == pfx && pfx && sfx)
-			b.len--;
-		buf_add(&a, s + sfx_at, sfx);
-		buf_add(&b, s + sfx_at, sfx);
+			strbuf_setlen(&b, b.len - 1);
+		strbuf_add(&a, s + sfx_at, sfx);
+		strbuf_add(&b, s + sfx_at, sfx);
 		return own_paths(&a, &b, from, path, owned);
 	}
-	arrow = find_in(s, n, " => ");
+	arrow = str_find(str_at(s, n), " => ");
 	if (arrow) {				/* a => b */
 		*from = str_at(s, (size_t)(arrow - s));
 		*path = str_at(arrow + 4, n - (size_t)(arrow - s) - 4);
@@ -520,7 +345,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 
 int stat_name_path(struct str name, struct str *path, char **owned)
 {
-	struct buf a = BUF_INIT, b = BUF_INIT;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	struct str from;
 	size_t i = 0;
 
@@ -530,11 +355,7 @@ int stat_name_path(struct str name, struct str *path, char **owned)
 		return 0;
 	if (unquote_c(name.s, name.len, &i, &b) || i != name.len) {
 		*path = str_at(NULL, 0);
-		if (b.oom) {
-			buf_release(&b);
-			return -1;
-		}
-		buf_release(&b);
+		strbuf_release(&b);
 		return 0;
 	}
 	return own_paths(&a, &b, &from, path, owned);

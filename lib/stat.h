@@ -58,7 +58,7 @@ size_t stat_name_cut(const char *name, size_t len, size_t columns);
  * The name git diff --stat prints for the file at path (renamed or
  * copied from `from` when from_len is not 0), with core.quotePath
  * when quotepath: a malloc()ed NUL-terminated string, its length in
- * *len; NULL when out of memory.
+ * *len (never NULL: out of memory dies, as a strbuf does).
  */
 char *stat_name(const char *path, size_t path_len, const char *from,
 		size_t from_len, int quotepath, size_t *len);
@@ -87,8 +87,8 @@ enum stat_match stat_name_matches(const char *name, size_t name_len,
  * pprint_rename() undone: *path where the file ends up, *from its
  * source when the name is a rename (else empty).  Both empty when it
  * cannot be told.  They point into name, or into one malloc()ed block
- * returned in *owned (else NULL) for the caller to free.  -1 when out
- * of memory.
+ * returned in *owned (else NULL) for the caller to free.  0 (out of
+ * memory dies, as a strbuf does).
  */
 int stat_name_paths(struct str name, struct str *path, struct str *from,
 		    char **owned);

@@ -54,3 +54,69 @@ int str_equals(struct str s, const char *cs)
 {
 	return s.len == strlen(cs) && !memcmp(s.s, cs, s.len);
 }
+
+int str_same(struct str a, struct str b)
+{
+	return a.len == b.len && (!a.len || !memcmp(a.s, b.s, a.len));
+}
+
+const char *str_find(struct str s, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; s.len >= n && i <= s.len - n; i++)
+		if (!memcmp(s.s + i, needle, n))
+			return s.s + i;
+	return NULL;
+}
+
+size_t utf8_char(const char *s, size_t left, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len, i;
+
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	} else if (u[0] >= 0xc2 && u[0] <= 0xdf) {
+		len = 2;
+		*cp = u[0] & 0x1fu;
+	} else if (u[0] >= 0xe0 && u[0] <= 0xef) {
+		len = 3;
+		*cp = u[0] & 0x0fu;
+	} else if (u[0] >= 0xf0 && u[0] <= 0xf4) {
+		len = 4;
+		*cp = u[0] & 0x07u;
+	} else {
+		return 0;
+	}
+	if (left < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (u[i] & 0x3fu);
+	}
+	/* overlong forms, surrogates and beyond U+10FFFF are no characters */
+	if ((len == 3 && *cp < 0x800) || (len == 4 && *cp < 0x10000) ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff) || *cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+int code_in_ranges(unsigned cp, const struct code_range *r, size_t nr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cp < r[mid].first)
+			hi = mid;
+		else if (cp > r[mid].last)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}

@@ -26,6 +26,12 @@ int str_starts_with(struct str s, const char *prefix);
 /* Is s the NUL-terminated string cs? */
 int str_equals(struct str s, const char *cs);
 
+/* Are a and b the same bytes? */
+int str_same(struct str a, struct str b);
+
+/* Where the NUL-terminated needle first is in s, or NULL. */
+const char *str_find(struct str s, const char *needle);
+
 /*
  * Is s (len bytes) a commit id as a person or request-pull writes it:
  * 7 to 64 hex digits, in either case (abbreviated, or whole in SHA-1
@@ -35,5 +41,21 @@ int is_hex_id(const char *s, size_t len);
 
 /* Is s (len bytes) a whole object id as git prints it: 40 or 64 lowercase hex digits? */
 int is_oid(const char *s, size_t len);
+
+/*
+ * The UTF-8 character at s (left > 0 bytes): its length in bytes and
+ * its code point in *cp (an ASCII byte is one); 0 when s starts no
+ * valid sequence (a byte that starts none, a sequence cut short, an
+ * overlong form, a surrogate, beyond U+10FFFF).
+ */
+size_t utf8_char(const char *s, size_t left, unsigned *cp);
+
+/* Inclusive ranges of code points, sorted (unicode-width.h, quote.c). */
+struct code_range {
+	unsigned first, last;
+};
+
+/* Is cp in one of the nr ranges at r? */
+int code_in_ranges(unsigned cp, const struct code_range *r, size_t nr);
 
 #endif

@@ -96,6 +96,18 @@ void strbuf_setlen(struct strbuf *sb, size_t len)
 	sb->buf[len] = '\0';
 }
 
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *buf;
+
+	strbuf_grow(sb, 0);
+	buf = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb);
+	return buf;
+}
+
 void strbuf_trim_newlines(struct strbuf *sb)
 {
 	size_t len = sb->len;

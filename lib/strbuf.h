@@ -31,6 +31,11 @@ PRINTF(2, 0) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 PRINTF(2, 3) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 #define strbuf_reset(sb) strbuf_setlen((sb), 0)
+/*
+ * The buffer, NUL-terminated and malloc()ed, handed to the caller to
+ * free(); its length in *len when len is not NULL.  sb is then empty.
+ */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
 /* Drop trailing newlines (and a trailing CR before them). */
 void strbuf_trim_newlines(struct strbuf *sb);
 

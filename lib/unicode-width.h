@@ -12,11 +12,9 @@
  * points between two such ranges joined to them).
  */
 
-struct width_range {
-	unsigned first, last;
-};
+#include "str.h"
 
-static const struct width_range zero_width[] = {
+static const struct code_range zero_width[] = {
 	{ 0x0300, 0x036f }, { 0x0483, 0x0489 }, { 0x0591, 0x05bd },
 	{ 0x05bf, 0x05bf }, { 0x05c1, 0x05c2 }, { 0x05c4, 0x05c5 },
 	{ 0x05c7, 0x05c7 }, { 0x0600, 0x0605 }, { 0x0610, 0x061a },
@@ -135,7 +133,7 @@ static const struct width_range zero_width[] = {
 	{ 0xe0001, 0xe0001 }, { 0xe0020, 0xe007f }, { 0xe0100, 0xe01ef },
 };
 
-static const struct width_range double_width[] = {
+static const struct code_range double_width[] = {
 	{ 0x1100, 0x115f }, { 0x231a, 0x231b }, { 0x2329, 0x232a },
 	{ 0x23e9, 0x23ec }, { 0x23f0, 0x23f0 }, { 0x23f3, 0x23f3 },
 	{ 0x25fd, 0x25fe }, { 0x2614, 0x2615 }, { 0x2648, 0x2653 },

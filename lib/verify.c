@@ -135,7 +135,7 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	}
 	shown = 0;
 	for (j = 0; j < ns->nr; j++) {
-		if (mt->used[j] || req->rows_cut)
+		if (mt->used[j] || req->rows_cut || req->totals_only)
 			continue;
 		if (porcelain) {
 			strbuf_addstr(sb, "only-clean ");
@@ -255,6 +255,10 @@ static void add_damage_notes(struct strbuf *sb, const struct pullreq *req,
 		strbuf_addstr(sb, porcelain ? "damage totals-missing\n" :
 			      "note: no 'files changed' line: the totals are "
 			      "counted from the rows\n");
+	if (req->totals_only)
+		strbuf_addstr(sb, porcelain ? "damage totals-only\n" :
+			      "note: the diffstat is its 'files changed' line "
+			      "alone: only the totals are compared\n");
 	if (req->rows_uneven)
 		strbuf_addstr(sb, porcelain ? "damage rows-uneven\n" :
 			      "note: the diffstat's rows do not add up to its "
@@ -841,8 +845,10 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	if (request_is(req, &clean, &mt)) {
 		v = MATCHES;
 		if (!porcelain)
-			strbuf_addstr(sb, "verdict: matches: the request's "
-				      "diffstat is what pulling it changes\n");
+			strbuf_addf(sb, "verdict: matches: the request's %s "
+				    "what pulling it changes\n",
+				    req->totals_only ? "totals are" :
+				    "diffstat is");
 		goto out;
 	}
 

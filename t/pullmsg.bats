@@ -606,6 +606,55 @@ tag_request() {
 	test_cmp "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/with-patch"
 }
 
+# patches_after <shape>: the request, and after it the topic's patches
+# in $BATS_TEST_TMPDIR/patches (git format-patch --stdout) as senders
+# paste them, into $BATS_TEST_TMPDIR/mail:
+#   format-patch  as git format-patch wrote them
+#   separated     each after a line of dashes and an empty line
+#   dashes        without their headers: message, "---", diffstat, diff
+#   subjects      each under its "[PATCH n/m] <subject>" line alone
+#   stat-first    the request's diffstat before its shortlog, then them
+patches_after() {
+	local r=$BATS_TEST_TMPDIR/request p=$BATS_TEST_TMPDIR/patches
+	local dashes=----------------------------------------------------------------
+	case $1 in
+	format-patch)
+		cat "$r"; echo; cat "$p" ;;
+	separated)
+		cat "$r"; echo
+		sed "/^From [0-9a-f]\{40\} Mon Sep 17 00:00:00 2001\$/{x;s/.*/$dashes\n/p;x}" "$p" ;;
+	dashes)
+		cat "$r"; echo
+		sed '/^From [0-9a-f]\{40\} /,/^$/d' "$p" ;;
+	subjects)
+		cat "$r"; echo
+		sed -e '/^From [0-9a-f]\{40\} /d' -e '/^From: /d' -e '/^Date: /d' \
+			-e 's/^Subject: //' "$p" ;;
+	stat-first)
+		sed "/^$dashes\$/,\$d" "$r"
+		sed -n '/^ [^ ].* | /,$p' "$r"
+		printf '\n%s\n' "$dashes"
+		sed -n '/^A U Thor (/,/^$/p' "$r"
+		cat "$p" ;;
+	esac >"$BATS_TEST_TMPDIR/mail"
+}
+
+@test "patches pasted after the request, in every way senders paste them: the request's diffstat, none of theirs" {
+	history_simple
+	request_of_topic
+	git format-patch -q --stdout "$(git merge-base linus topic)..topic" \
+		>"$BATS_TEST_TMPDIR/patches"
+	[ "$(grep -c ' files\? changed' "$BATS_TEST_TMPDIR/patches")" -eq 3 ]
+	for shape in format-patch separated dashes subjects stat-first; do
+		patches_after $shape
+		parse "$BATS_TEST_TMPDIR/mail"
+		check_request linus topic ||
+			{ echo "shape $shape" >&2; return 1; }
+		parsed_lacks '^extra ' || { echo "shape $shape" >&2; return 1; }
+		parsed_has patch || { echo "shape $shape" >&2; return 1; }
+	done
+}
+
 @test "no ref on the URL line: the URL alone (the remote's HEAD)" {
 	history_simple
 	publish linus topic
@@ -791,6 +840,19 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parse "$BATS_TEST_TMPDIR/mail"
 	check_request linus topic
 	parsed_has 'totals-missing'
+}
+
+@test "a diffstat of its totals line alone: the totals read, said to be all it has" {
+	history_simple
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client '$_ = "" if /^ \S.* \| / || /^ create mode /' mail
+	grep -qx ' 3 files changed, 17 insertions(+), 2 deletions(-)' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks '^error '
+	parsed_lacks '^row '
+	parsed_lacks '^rows-uneven'
+	parsed_has 'total 3 17 2' totals-only
 }
 
 @test "a diffstat cut short by a ' ...' row: read, said to be cut" {

@@ -391,6 +391,46 @@ expect_moved_report() {
 	expect_unchanged
 }
 
+@test "bidi and zero-width characters from the mail and the tip (a ref, a row name, subjects) are shown escaped, never raw" {
+	history_simple
+	rlo=$(printf '\342\200\256') zwsp=$(printf '\342\200\213')
+	mkdir -p doc
+	echo one >"doc/a${rlo}b.txt"
+	commit_all "c4 ${rlo}txt.exe"
+	git branch "to${zwsp}pic" topic
+	publish "to${zwsp}pic"
+	request linus "to${zwsp}pic"
+	r=$BATS_TEST_TMPDIR/request
+	grep -q "pub.git to${zwsp}pic\$" "$r"
+	# a row the merge has no file for, its name turned around, and
+	# none for a file of the merge
+	perl -ne 's/^( \d+ files changed)/ evil\xe2\x80\xaecod.sh | 1 +\n$1/;
+		print unless /^ "doc/' "$r" |
+		mail_message 8bit 'Subject: =?utf-8?q?=E2=80=AE=E2=80=8Bpull?=' >"$r.1"
+	mail_mbox "$r.1" >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep -qxF 'message 1: "\342\200\256\342\200\213pull"' "$BATS_TEST_TMPDIR/actual"
+	grep -qxF "pull request: $url \"to\\342\\200\\213pic\"" "$BATS_TEST_TMPDIR/actual"
+	grep -qxF "tip: $tip \"c4 \\342\\200\\256txt.exe\"" "$BATS_TEST_TMPDIR/actual"
+	grep -qxF '  1 "evil\342\200\256cod.sh"' "$BATS_TEST_TMPDIR/actual"
+	grep -qxF '  +1 -0 "doc/a\342\200\256b.txt"' "$BATS_TEST_TMPDIR/actual"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	# the receiver's core.quotePath=false shows UTF-8, never these
+	git config core.quotePath false
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 1
+	grep -qxF '  +1 -0 "doc/a\342\200\256b.txt"' "$BATS_TEST_TMPDIR/actual"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	run_tool --verify="$r.mbox" --allow-local --porcelain
+	expect_status 1
+	grep -qxF 'ref "to\342\200\213pic"' "$BATS_TEST_TMPDIR/actual"
+	grep -qxF 'only-request 1 "evil\342\200\256cod.sh"' "$BATS_TEST_TMPDIR/actual"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	expect_unchanged
+}
+
 # bad_mbox: an mbox of the messy request and of three that cannot be
 # verified (a refused URL, a refused ref, a repository that is not
 # there), in a receiver.
@@ -637,6 +677,36 @@ both_match() {
 	expect_unchanged
 }
 
+@test "a diffstat of its 'files changed' line alone: the totals compared with the merge's, said so" {
+	simple_request
+	grep -v -e '^ [^ ].* | ' -e '^ create mode ' "$r" >"$r.totals"
+	grep -qx ' 3 files changed, 17 insertions(+), 2 deletions(-)' "$r.totals"
+	receiver
+	run_tool --verify="$r.totals" --allow-local
+	expect_status 0
+	grep -qx "note: the diffstat is its 'files changed' line alone: only the totals are compared" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "verdict: matches: the request's totals are what pulling it changes" \
+		"$BATS_TEST_TMPDIR/actual"
+	run_tool --verify="$r.totals" --allow-local --porcelain
+	expect_status 0
+	grep -qx 'damage totals-only' "$BATS_TEST_TMPDIR/actual"
+	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/actual"
+	# totals that are not the merge's: differs, and no file is blamed
+	sed 's/ 17 insertions/ 18 insertions/' "$r.totals" >"$r.wrong"
+	run_tool --verify="$r.wrong" --allow-local
+	expect_status 1
+	grep -q '^verdict: differs: ' "$BATS_TEST_TMPDIR/actual"
+	! grep -q '^only in' "$BATS_TEST_TMPDIR/actual" || return 1
+	run_tool --verify="$r.wrong" --allow-local --porcelain
+	expect_status 1
+	grep -qx 'verdict differs' "$BATS_TEST_TMPDIR/actual"
+	! grep -q '^only-' "$BATS_TEST_TMPDIR/actual" || return 1
+	expect_unchanged
+}
+
 @test "another request's shortlog and diffstat pasted after the request's: noted, and its commits make it differ" {
 	simple_request
 	cat - >>"$r" <<-EOF
@@ -657,6 +727,27 @@ both_match() {
 	run_tool --verify="$r" --allow-local --porcelain
 	grep -qx 'damage extra-blocks 1' "$BATS_TEST_TMPDIR/actual"
 	grep -qx 'note foreign 1' "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
+@test "the patches pasted after the request, a line of dashes before each: verified against the request's diffstat" {
+	simple_request
+	git format-patch -q --stdout "$(git merge-base linus topic)..topic" \
+		>"$BATS_TEST_TMPDIR/patches"
+	{
+		cat "$r"
+		echo
+		sed '/^From [0-9a-f]\{40\} Mon Sep 17/{x;s/.*/----------------------------------------------------------------\n/p;x}' \
+			"$BATS_TEST_TMPDIR/patches"
+	} >"$r.patches"
+	[ "$(grep -c ' files\? changed' "$r.patches")" -eq 4 ]
+	receiver
+	run_tool --verify="$r.patches" --allow-local
+	expect_status 0
+	grep -qx "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -q '^verdict: matches: ' "$BATS_TEST_TMPDIR/actual"
+	! grep -q '^note: ' "$BATS_TEST_TMPDIR/actual" || return 1
 	expect_unchanged
 }
 

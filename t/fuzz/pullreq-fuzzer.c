@@ -4,7 +4,8 @@
  * request in the input as a decoded text, and read every byte of every
  * string of the result, so that ASan catches one that points at freed
  * or foreign memory; check what the header promises (an error or a
- * request, a request has rows that add up unless it says they do not);
+ * request, a request has rows that add up unless it says they do not,
+ * or says it has its totals alone);
  * then put what it found through the URL and ref checks
  * (lib/fetchgate.c) and the name matcher, and the input itself, cut at
  * its first two NULs, through the matcher and stat_name() (the pointer
@@ -43,7 +44,9 @@ static void check_request(const struct pullreq *r)
 	walk(r->tag_message);
 	walk(r->description);
 	walk(r->shortlog);
-	if (r->base.len < 7 || r->tip.len < 7 || !r->url.len || !r->nr_rows)
+	/* rows, or the totals line alone */
+	if (r->base.len < 7 || r->tip.len < 7 || !r->url.len ||
+	    !r->nr_rows != !!r->totals_only)
 		abort();
 	fuzz_sink ^= (unsigned char)fetchgate_check_url(r->url.s, r->url.len, 0,
 						 NULL, NULL);
@@ -60,7 +63,7 @@ static void check_request(const struct pullreq *r)
 			files++;
 		names(row->name, row->path, row->from);
 	}
-	if (!r->rows_uneven && !r->totals_missing &&
+	if (!r->rows_uneven && !r->totals_missing && !r->totals_only &&
 	    (r->rows_cut ? files >= (size_t)r->files : files != (size_t)r->files))
 		abort();
 	if (r->totals_missing && files != (size_t)r->files)

@@ -16,7 +16,7 @@
  *		looks like a request, or base, url, ref, tip, tag-message,
  *		description, shortlog, "author <count> <name>" with its
  *		"  subject" lines, one "row" per stat row with its "  path"
- *		and "  from", total, totals-missing, rows-uneven, cut,
+ *		and "  from", total, totals-missing, totals-only, rows-uneven, cut,
  *		"summary" lines, patch, "damage <what>" lines, then
  *		"extra <k>" and the authors and stat of each extra block);
  *		a field's bytes are C-escaped
@@ -129,6 +129,8 @@ static void print_stat(const struct pullreq_block *b)
 	printf("total %ld %ld %ld\n", b->files, b->insertions, b->deletions);
 	if (b->totals_missing)
 		puts("totals-missing");
+	if (b->totals_only)
+		puts("totals-only");
 	if (b->rows_uneven)
 		puts("rows-uneven");
 	if (b->rows_cut)
@@ -176,6 +178,7 @@ static void print_request(const struct pullreq *r)
 	b.nr_rows = r->nr_rows;
 	b.rows_cut = r->rows_cut;
 	b.totals_missing = r->totals_missing;
+	b.totals_only = r->totals_only;
 	b.rows_uneven = r->rows_uneven;
 	b.files = r->files;
 	b.insertions = r->insertions;
