@@ -298,3 +298,28 @@ in_partial_clone() {
 	objects_state | test_cmp "$BATS_TEST_TMPDIR/objects-before" -
 }
 
+@test "a merge that makes objects the repository has adds none, changes no byte, and only git's refresh of their files' mtime is seen" {
+	git init -q ../fresh && cd ../fresh
+	test_commit base notes.txt 1 2 3 4 5 6 7 8 9 10
+	git branch topic
+	on topic sed -i s/^10$/ten/ notes.txt
+	on main sed -i s/^1$/one/ notes.txt
+	# the same merge, made before by someone else: its blob and tree
+	# are what the tool's merge makes
+	git checkout -q -b merged main
+	test_merge topic
+	git checkout -q main
+	blob=$(git rev-parse merged:notes.txt) tree=$(git rev-parse "merged^{tree}")
+	[ "$(merged_tree main topic)" = "$tree" ]
+	expect_procedure main topic
+	find .git/objects -type f -exec touch -d @1000000000 {} +
+	objects_state >"$BATS_TEST_TMPDIR/objects-before"
+	run_tool main topic
+	matches_procedure
+	objects_state >"$BATS_TEST_TMPDIR/objects-after"
+	# the files whose mtime changed: those of the merged blob and tree
+	diff "$BATS_TEST_TMPDIR/objects-before" "$BATS_TEST_TMPDIR/objects-after" |
+	sed -n 's/^> \.\/\([^ ]*\) .*/\1/p' | sort >"$BATS_TEST_TMPDIR/touched"
+	printf '%s\n' "${blob:0:2}/${blob:2}" "${tree:0:2}/${tree:2}" | sort |
+	test_cmp - "$BATS_TEST_TMPDIR/touched"
+}
