@@ -100,8 +100,9 @@ int compare_check(const struct merge *m, const struct strvec *base,
 	diffstats(m, opts, base, NULL, &desc, &messy, &clean, NULL, 0);
 	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
 
-	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->head.name,
-	       m->pull->upstream.name, base->nr, base->nr == 1 ? "" : "s");
+	/* in the order the command line gives them */
+	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->upstream.name,
+	       m->pull->head.name, base->nr, base->nr == 1 ? "" : "s");
 	for (i = 0; i < desc.nr; i++)
 		printf("  %s%s\n", desc.v[i], i || base->nr == 1 ? "" :
 		       " (the one git request-pull uses)");

@@ -139,6 +139,8 @@ static void scratch_env(struct strvec *env, const char *objdir)
 {
 	strvec_pushf(env, "GIT_DIR=%s", scratch.buf);
 	strvec_pushf(env, "GIT_OBJECT_DIRECTORY=%s/objects", scratch.buf);
+	/* its refs are written: it is inside the quarantine, not in it */
+	strvec_push(env, "GIT_QUARANTINE_PATH");
 	alternates_env(env, objdir);
 }
 
@@ -159,7 +161,7 @@ void fetch_prepare_cmd(const struct pull *p, struct child_process *cp)
 	/* there, whatever the caller's environment names */
 	strvec_pushf(&cp->env, "GIT_DIR=%s", scratch.buf);
 	strvec_pushl(&cp->env, "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY",
-		     "GIT_COMMON_DIR", NULL);
+		     "GIT_COMMON_DIR", "GIT_QUARANTINE_PATH", NULL);
 	cp->err = &init_err;
 }
 

@@ -82,19 +82,39 @@ static int no_merge_base(const struct pull *p)
 }
 
 /*
+ * In a shallow clone, no merge base may only mean that the history is
+ * cut off before it: then the reason, whose two commits are named by
+ * a and b (as they are to be shown), into why, and 1; else 0.  Both
+ * sides say it, the sender's (die_unrelated()) and the receiver's
+ * (parse_bases()), with how to deepen it.
+ */
+static const char deepen_hint[] = "deepen it with 'git fetch --deepen=<depth>'";
+
+static int shallow_reason(struct strbuf *why, const char *a, const char *b)
+{
+	if (!repo_is_shallow())
+		return 0;
+	strbuf_addf(why, "the merge base of %s and %s is missing from this "
+		    "shallow clone", a, b);
+	return 1;
+}
+
+/*
  * Why there is no merge base, and stop: for the merge, with a hint that
  * --allow-unrelated-histories would do; for git request-pull's diffstat,
  * which needs one whatever the options, without.
  */
 static NORETURN void die_unrelated(const struct pull *p, int for_merge)
 {
+	/* static: still reachable when exit() comes, for leak checkers */
+	static struct strbuf why = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
 	int code;
 
-	if (repo_is_shallow()) {
-		code = die_message("the merge base of '%s' and '%s' is missing "
-				   "from this shallow clone", p->upstream.name,
-				   p->head.name);
-		hint("deepen it with 'git fetch --deepen=<depth>'");
+	strbuf_addf(&a, "'%s'", p->upstream.name);
+	strbuf_addf(&b, "'%s'", p->head.name);
+	if (shallow_reason(&why, a.buf, b.buf)) {
+		code = die_message("%s", why.buf);
+		hint("%s", deepen_hint);
 	} else if (for_merge) {
 		code = die_message("refusing to merge unrelated histories");
 		hint("pass --allow-unrelated-histories to merge them all the same");
@@ -125,6 +145,7 @@ static int parse_bases(const struct pull *p, int rc, struct strbuf *out,
 		       const struct strbuf *err, struct strvec *oids,
 		       struct strbuf *why)
 {
+	struct strbuf upstream = STRBUF_INIT;
 	char *line, *nl;
 
 	if ((rc > 1 || rc < 0) && !why)
@@ -139,8 +160,13 @@ static int parse_bases(const struct pull *p, int rc, struct strbuf *out,
 		return 0;
 	if (!why)
 		die_unrelated(p, 0);
-	strbuf_addf(why, "unrelated: the tip has no commit in common with '%s'",
-		    p->upstream.name);
+	strbuf_addf(&upstream, "'%s'", p->upstream.name);
+	if (shallow_reason(why, "the tip", upstream.buf))
+		strbuf_addf(why, "; %s", deepen_hint);
+	else
+		strbuf_addf(why, "unrelated: the tip has no commit in common "
+			    "with %s", upstream.buf);
+	strbuf_release(&upstream);
 	return -1;
 }
 

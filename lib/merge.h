@@ -46,8 +46,9 @@ void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 /*
  * merge_run() for a caller that goes on after a failure (--verify's
  * requests, one after the other): -1 with the reason in why, one line
- * ("unrelated: ..." when there is no merge base), where merge_run()
- * would die; the caller releases m all the same.  Its nr_also gits
+ * ("unrelated: ..." when there is no merge base, or in a shallow clone
+ * that it is missing from it and how to deepen it, as merge_run()
+ * says), where merge_run() would die; the caller releases m all the same.  Its nr_also gits
  * (at most 2) run beside the merge, their exit codes into rcs.
  */
 int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,

@@ -77,6 +77,26 @@ void quarantine_env(struct strvec *env, const char *objdir)
 	alternates_env(env, objdir);
 }
 
+void quarantine_enter(const char *objdir)
+{
+	struct strvec env = STRVEC_INIT;
+	struct strbuf name = STRBUF_INIT;
+	size_t i;
+
+	quarantine_create();
+	quarantine_env(&env, objdir);
+	for (i = 0; i < env.nr; i++) {
+		const char *eq = strchr(env.v[i], '=');
+
+		strbuf_reset(&name);
+		strbuf_add(&name, env.v[i], (size_t)(eq - env.v[i]));
+		if (setenv(name.buf, eq + 1, 1))
+			die_errno("cannot set %s", name.buf);
+	}
+	strbuf_release(&name);
+	strvec_clear(&env);
+}
+
 static int remove_one(const char *path, const struct stat *st, int flag,
 		      struct FTW *ftw)
 {

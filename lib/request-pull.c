@@ -75,8 +75,14 @@ int request_pull(const struct options *opts)
 	/* before git request-pull, which would say the same in its words */
 	merge_run(&m, &p, opts->allow_unrelated, &base);
 
-	rc = run_request_pull(opts, &message);
+	/*
+	 * The tail first: in a partial clone, its diff fetches the blobs
+	 * that git request-pull's own diff reads, into the quarantine,
+	 * with what git says on the way ("ref updates forbidden inside
+	 * quarantine environment" from 2.48 on) kept from the user.
+	 */
 	request_pull_tail(&p, base.v[0], opts->patch, &tail);
+	rc = run_request_pull(opts, &message);
 	if (message.len < tail.len ||
 	    memcmp(message.buf + message.len - tail.len, tail.buf, tail.len)) {
 		if (!rc)

@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "quarantine.h"
 #include "resolve.h"
 #include "run.h"
 #include "str.h"
@@ -93,6 +94,22 @@ out:
 }
 
 /*
+ * No git of resolve() may fetch: it runs before the quarantine
+ * (quarantine_enter()), and a lazy fetch of a partial clone, for an
+ * object a revision names (a blob, "topic:file"), would write its pack
+ * into the repository.  Only the objects the repository has are looked
+ * at: commits, tags and trees are there in a partial clone, which
+ * lacks blobs.  GIT_NO_LAZY_FETCH says so from git 2.39.4 and 2.43.4
+ * on; GIT_ALLOW_PROTOCOL set to no protocol at all keeps any git
+ * (2.38 too) from fetching, lazily or not.
+ */
+static void lazy_fetch_off(struct child_process *cp)
+{
+	strvec_pushl(&cp->env, "GIT_NO_LAZY_FETCH=1", "GIT_ALLOW_PROTOCOL=",
+		     NULL);
+}
+
+/*
  * git rev-parse --verify -q --end-of-options <spec>: 0 and the id in oid.
  * In English when english is set: git's reason then goes into a message
  * of ours, and git_reason() knows only its English "fatal: ".
@@ -105,6 +122,7 @@ static int verify_rev(const char *spec, struct strbuf *oid,
 
 	strvec_pushl(&cp.args, "rev-parse", "--verify", "-q",
 		     "--end-of-options", spec, NULL);
+	lazy_fetch_off(&cp);
 	if (english)
 		strvec_push(&cp.env, "LC_ALL=C");
 	strbuf_reset(oid);
@@ -122,6 +140,7 @@ static int object_type(const char *oid, struct strbuf *type)
 	struct child_process cp = CHILD_PROCESS_INIT;
 
 	strvec_pushl(&cp.args, "cat-file", "-t", oid, NULL);
+	lazy_fetch_off(&cp);
 	strbuf_reset(type);
 	cp.out = type;
 	cp.no_stderr = 1;
@@ -173,6 +192,7 @@ static NORETURN void die_no_upstream(void)
 	}
 	strvec_pushl(&cp.args, "rev-parse", "--verify", "--end-of-options",
 		     "@{upstream}^{commit}", NULL);
+	lazy_fetch_off(&cp);
 	strvec_push(&cp.env, "LC_ALL=C");
 	strbuf_reset(&up);
 	cp.out = &up;
@@ -212,8 +232,10 @@ static void resolve_one(const struct pull *p, const struct revision *rev,
 	strbuf_addf(&spec, "%s^{commit}", raw.buf);
 	if (!verify_rev(spec.buf, oid, &err, 0))
 		return;
+	/* a partial clone's, not fetched (lazy_fetch_off()), or lost */
 	if (!object_type(raw.buf, &spec))
-		die("not a valid revision: '%s'", rev->name);
+		die("'%s' names an object missing from this repository",
+		    rev->name);
 	if (strcmp(spec.buf, "tag"))
 		die("'%s' is a %s, not a commit", rev->name, spec.buf);
 	/* what the tag (of a tag...) is of, at the end of the chain */
@@ -316,6 +338,7 @@ static int rev_parse(struct pull *p, const char *const *spec, int nr,
 		     "--end-of-options", NULL);
 	strvec_pushv(&cp.args, spec, (size_t)nr);
 	strvec_push(&cp.args, "--");
+	lazy_fetch_off(&cp);
 	strvec_pushl(&cp.env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
 		     "GIT_TRACE2_CONFIG_PARAMS=diff.algorithm,"
 		     "extensions.partialclone,remote.*.promisor", NULL);
@@ -383,6 +406,8 @@ void resolve_beside(struct pull *p, const char *upstream, const char *head,
 	}
 	for (i = 0; i < 3; i++)
 		strbuf_release(&spec[i]);
+	/* from now on, no git of ours can write into the repository */
+	quarantine_enter(p->objdir.buf);
 }
 
 void resolve(struct pull *p, const char *upstream, const char *head)

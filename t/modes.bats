@@ -50,7 +50,7 @@ history_counted_differently() {
 	run_tool --check linus topic
 	expect_status 0
 	expect_stdout <<-EOF
-	'topic' and 'linus' have 1 merge base:
+	'linus' and 'topic' have 1 merge base:
 	  $(git rev-parse --short vN-rc2) vN-rc2
 	git request-pull's diffstat names 3 files, the clean diffstat 3.
 	The two are the same: git request-pull's diffstat is clean.
@@ -64,12 +64,25 @@ history_counted_differently() {
 	run_tool --check linus topic
 	expect_status 1
 	expect_stdout <<-EOF
-	'topic' and 'linus' have 2 merge bases:
+	'linus' and 'topic' have 2 merge bases:
 	  $(git rev-parse --short x2) x2 (the one git request-pull uses)
 	  $(git rev-parse --short vN-rc2) vN-rc2
 	git request-pull's diffstat names 8 files, the clean diffstat 5.
 	They differ: git request-pull's diffstat is messy; use git clean-diffstat's.
 	EOF
+	expect_no_stderr
+	expect_unchanged
+}
+
+@test "--check names the two revisions in the order given, <upstream> first" {
+	history_partly_pulled
+	git checkout -q -b both linus
+	test_merge topic
+	run_tool --check both^1 both^2
+	expect_status 1
+	head -n 1 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/first"
+	echo "'both^1' and 'both^2' have 2 merge bases:" |
+	test_cmp - "$BATS_TEST_TMPDIR/first"
 	expect_no_stderr
 	expect_unchanged
 }
@@ -561,7 +574,7 @@ numstat_totals() {
 	expect_status 1
 	head -n 4 "$BATS_TEST_TMPDIR/actual" | sort >"$BATS_TEST_TMPDIR/bases"
 	sort <<-EOF | test_cmp - "$BATS_TEST_TMPDIR/bases"
-	'topic' and 'linus' have 3 merge bases:
+	'linus' and 'topic' have 3 merge bases:
 	  $z1 z1: tab (the one git request-pull uses)
 	  $y1 "y1: ESC \\033[31m red"
 	  $x1 "x1: CSI \\302\\23331m in it"

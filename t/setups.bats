@@ -245,3 +245,45 @@ history_with_submodule() {
 	run_tool main topic
 	matches_procedure
 }
+
+# shallow_receiver: topic published and requested from the repository,
+# and a --depth=1 clone of its linus to receive the request, cd there:
+# the merge base of linus and topic is cut off.
+shallow_receiver() {
+	url=file://$BATS_TEST_TMPDIR/pub.git &&
+	publish topic &&
+	request linus topic &&
+	git clone -q --depth=1 --single-branch -b linus "file://$PWD" \
+		"$BATS_TEST_TMPDIR/shallow" &&
+	cd "$BATS_TEST_TMPDIR/shallow" &&
+	[ "$(git rev-parse --is-shallow-repository)" = true ]
+}
+
+@test "a shallow clone, sender side: the merge base is missing from it, and how to deepen it" {
+	shallow_receiver
+	git fetch -q --depth=1 "$url" topic:topic
+	run_tool linus topic
+	expect_failure 128 <<-\EOF
+	fatal: the merge base of 'linus' and 'topic' is missing from this shallow clone
+	hint: deepen it with 'git fetch --deepen=<depth>'
+	EOF
+}
+
+@test "a shallow clone, receiver side: --verify says the merge base is missing from it, not that the histories are unrelated" {
+	shallow_receiver
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local linus
+	expect_failure 128 <<-\EOF
+	fatal: the merge base of the tip and 'linus' is missing from this shallow clone; deepen it with 'git fetch --deepen=<depth>'
+	EOF
+}
+
+@test "a shallow clone, receiver side, with --no-fetch: the same true reason" {
+	shallow_receiver
+	git fetch -q --depth=1 "$url" topic
+	# shellcheck disable=SC2154 # request() sets tip
+	git cat-file -e "$tip"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
+	expect_failure 128 <<-\EOF
+	fatal: the merge base of the tip and 'linus' is missing from this shallow clone; deepen it with 'git fetch --deepen=<depth>'
+	EOF
+}

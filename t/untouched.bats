@@ -16,6 +16,10 @@ setup() {
 	history_partly_pulled
 }
 
+teardown() {
+	stop_servers
+}
+
 # The default diffstat and the patch (which reads every blob) are the
 # procedure's, and the repository stays as it was.
 diffstat_and_patch_match_procedure() {
@@ -194,4 +198,128 @@ diffstat_and_patch_match_procedure() {
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
 	expect_no_stderr
 	expect_no_quarantine
+}
+
+# objects_state: every file of the object directory with its mtime, to
+# the nanosecond: equal before and after means that no object, pack or
+# index was added, removed or even touched.
+objects_state() {
+	(cd "$(git rev-parse --path-format=absolute --git-path objects)" &&
+	find . -type f -printf '%p %T@\n' | LC_ALL=C sort)
+}
+
+# serve: the repository, and its topic published in pub.git, served by
+# git daemon on the loopback with filters allowed; $url is where the
+# topic is published.
+serve() {
+	git config uploadpack.allowFilter true &&
+	publish topic &&
+	git -C "$PUB" config uploadpack.allowFilter true &&
+	start_git_daemon "$BATS_TEST_TMPDIR" &&
+	url=$DAEMON_URL/pub.git
+}
+
+# partial_clone: the served repository cloned with --filter=blob:none
+# and no checkout into ../partial, with branches linus and topic (its HEAD), cd
+# there: every blob the tool reads must be fetched from the server.
+partial_clone() {
+	git clone -q --filter=blob:none --no-checkout "$DAEMON_URL/repo" \
+		"$BATS_TEST_TMPDIR/partial" &&
+	cd "$BATS_TEST_TMPDIR/partial" &&
+	git branch -q linus origin/linus &&
+	[ "$(git rev-parse topic)" = "$(git rev-parse origin/topic)" ] &&
+	[ "$(git config remote.origin.promisor)" = true ] &&
+	git rev-list --objects --missing=print linus topic | grep -q '^?'
+
+}
+
+# in_partial_clone <args>...: the tool given <args> in a partial clone of
+# the served repository prints and exits as in the repository, and
+# leaves the clone as it was: the same files, none touched.
+in_partial_clone() {
+	local expected=0
+	"${TOOL[@]}" "$@" >"$BATS_TEST_TMPDIR/expect" \
+		2>"$BATS_TEST_TMPDIR/expect-stderr" || expected=$?
+	partial_clone &&
+	objects_state >"$BATS_TEST_TMPDIR/objects-before" &&
+	run_tool "$@" &&
+	expect_status "$expected" &&
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual" &&
+	expect_stderr <"$BATS_TEST_TMPDIR/expect-stderr" &&
+	expect_unchanged &&
+	objects_state | test_cmp "$BATS_TEST_TMPDIR/objects-before" -
+}
+
+@test "a served partial clone: the diffstat fetches blobs into the quarantine only" {
+	serve
+	in_partial_clone linus topic
+}
+
+@test "a served partial clone: --check fetches blobs into the quarantine only" {
+	serve
+	in_partial_clone --check linus topic
+}
+
+@test "a served partial clone: --explain fetches blobs into the quarantine only" {
+	serve
+	in_partial_clone --explain linus topic
+}
+
+@test "a served partial clone: --porcelain fetches blobs into the quarantine only" {
+	serve
+	in_partial_clone --porcelain linus topic
+}
+
+@test "a served partial clone: --request-pull fetches blobs into the quarantine only" {
+	serve
+	in_partial_clone --request-pull linus "$url" topic
+}
+
+@test "a served partial clone: --verify of a request that differs fetches blobs into the quarantine only" {
+	serve
+	request linus topic
+	in_partial_clone --verify="$BATS_TEST_TMPDIR/request" linus
+	grep -q '^verdict: messy' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a served partial clone: --verify --no-fetch of a request that differs fetches blobs into the quarantine only" {
+	serve
+	request linus topic
+	in_partial_clone --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
+	grep -q '^verdict: messy' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a served partial clone: a revision naming a blob it lacks is refused, the blob not fetched into it" {
+	serve
+	partial_clone
+	objects_state >"$BATS_TEST_TMPDIR/objects-before"
+	run_tool linus topic:drivers/net/phy.c
+	expect_failure 128 <<<"fatal: 'topic:drivers/net/phy.c' names an object missing from this repository"
+	objects_state | test_cmp "$BATS_TEST_TMPDIR/objects-before" -
+}
+
+@test "a merge that makes objects the repository has adds none, changes no byte, and only git's refresh of their files' mtime is seen" {
+	git init -q ../fresh && cd ../fresh
+	test_commit base notes.txt 1 2 3 4 5 6 7 8 9 10
+	git branch topic
+	on topic sed -i s/^10$/ten/ notes.txt
+	on main sed -i s/^1$/one/ notes.txt
+	# the same merge, made before by someone else: its blob and tree
+	# are what the tool's merge makes
+	git checkout -q -b merged main
+	test_merge topic
+	git checkout -q main
+	blob=$(git rev-parse merged:notes.txt) tree=$(git rev-parse "merged^{tree}")
+	[ "$(merged_tree main topic)" = "$tree" ]
+	expect_procedure main topic
+	find .git/objects -type f -exec touch -d @1000000000 {} +
+	objects_state >"$BATS_TEST_TMPDIR/objects-before"
+	run_tool main topic
+	matches_procedure
+	objects_state >"$BATS_TEST_TMPDIR/objects-after"
+	# the files whose mtime changed: those of the merged blob and tree
+	diff "$BATS_TEST_TMPDIR/objects-before" "$BATS_TEST_TMPDIR/objects-after" |
+	sed -n 's/^> \.\/\([^ ]*\) .*/\1/p' | sort >"$BATS_TEST_TMPDIR/touched"
+	printf '%s\n' "${blob:0:2}/${blob:2}" "${tree:0:2}/${tree:2}" | sort |
+	test_cmp - "$BATS_TEST_TMPDIR/touched"
 }
