@@ -56,6 +56,8 @@ struct verifying {
 	size_t nr_earlier;
 	const char *upstream_oid;	/* <upstream> itself, before them */
 	struct strbuf merged_tree;	/* what report() merged, when clean */
+	int merged;			/* <upstream> has the tip already */
+	long nr_pulled;			/* the commits pulling it brings */
 };
 
 static void add_totals(struct strbuf *sb, const struct stat_totals *t)
@@ -479,33 +481,22 @@ static const char *other_algorithm(const struct merge *m,
 }
 
 /*
- * How many commits the revision ranges <since>..<tip> and
- * <upstream>..<tip> have (two git rev-list --count, side by side) into
- * n[0] and n[1]: -1 when git cannot tell (the "since" commit unknown
- * here).
+ * How many commits the revision range <since>..<tip> has (git rev-list
+ * --count): -1 when git cannot tell (the "since" commit unknown here).
  */
-static void count_commits(const char *since, const char *upstream,
-			  const char *tip, long n[2])
+static long count_commits(const char *since, const char *tip)
 {
-	struct child_process cp[2] = { CHILD_PROCESS_INIT, CHILD_PROCESS_INIT };
-	struct child_process *cps[2] = { &cp[0], &cp[1] };
-	struct strbuf out[2] = { STRBUF_INIT, STRBUF_INIT };
-	const char *from[2] = { since, upstream };
-	int rcs[2];
-	size_t i;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	long n;
 
-	for (i = 0; i < 2; i++) {
-		strvec_pushl(&cp[i].args, "rev-list", "--count",
-			     "--end-of-options", NULL);
-		strvec_pushf(&cp[i].args, "%s..%s", from[i], tip);
-		cp[i].out = &out[i];
-		cp[i].no_stderr = 1;
-	}
-	run_git_all(cps, rcs, 2);
-	for (i = 0; i < 2; i++) {
-		n[i] = rcs[i] ? -1 : strtol(out[i].buf, NULL, 10);
-		strbuf_release(&out[i]);
-	}
+	strvec_pushl(&cp.args, "rev-list", "--count", "--end-of-options", NULL);
+	strvec_pushf(&cp.args, "%s..%s", since, tip);
+	cp.out = &out;
+	cp.no_stderr = 1;
+	n = run_git(&cp) ? -1 : strtol(out.buf, NULL, 10);
+	strbuf_release(&out);
+	return n;
 }
 
 /* git merge-base --is-ancestor <since> <tip>, for add_since_note() */
@@ -614,12 +605,28 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* git log of the subjects of <upstream>..<tip>, for pulled_subjects() */
-static void pulled_cmd(struct child_process *cp, const struct verifying *vf,
-		       struct strbuf *out, struct strbuf *err)
+/*
+ * The one walk of a request's history: git log --boundary of
+ * <upstream>..<tip>, a line a commit, "<mark><id> <subject>", the mark
+ * '>' for a commit pulling brings and '-' for a boundary commit (one
+ * <upstream> has, a parent of one it brings).  It answers, before any
+ * merge: is the tip merged already (no commit to bring), are the
+ * histories unrelated (commits, but no boundary), which subjects does
+ * pulling bring (for the shortlog), and, most often, is the request's
+ * "since" commit an ancestor of the tip (it is when the walk met it).
+ */
+struct walk {
+	struct strvec pulled;		/* the subjects it brings, sorted */
+	long nr;			/* how many commits it brings */
+	int boundary;			/* some commit of <upstream> met */
+	int since_met;			/* the "since" commit met */
+};
+
+static void walk_cmd(struct child_process *cp, const struct verifying *vf,
+		     struct strbuf *out, struct strbuf *err)
 {
-	strvec_pushl(&cp->args, "log", "--no-show-signature", "--format=%s",
-		     "--end-of-options", NULL);
+	strvec_pushl(&cp->args, "log", "--boundary", "--no-show-signature",
+		     "--format=%m%H %s", "--end-of-options", NULL);
 	strvec_pushf(&cp->args, "%s..%s", vf->p.upstream.oid.buf, vf->tip.buf);
 	cp->out = out;
 	cp->err = err;
@@ -627,12 +634,12 @@ static void pulled_cmd(struct child_process *cp, const struct verifying *vf,
 }
 
 /*
- * The subjects pulled_cmd() listed (it exited rc), sorted, into pulled
- * (its lines cut in out): 0, or -1 with why it failed.
+ * What walk_cmd()'s git said (it exited rc; its lines cut in out) into
+ * w: 0, or -1 with why it failed.
  */
-static int pulled_subjects(int rc, struct strbuf *out,
-			   const struct strbuf *err, struct strvec *pulled,
-			   struct failure *fail)
+static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
+		      const char *since, size_t hexlen, struct walk *w,
+		      struct failure *fail)
 {
 	char *line, *nl;
 
@@ -642,10 +649,19 @@ static int pulled_subjects(int rc, struct strbuf *out,
 	}
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
-		strvec_push(pulled, line);
+		if (strlen(line) < hexlen + 2 || line[hexlen + 1] != ' ')
+			continue;
+		if (!strncmp(line + 1, since, hexlen) && !since[hexlen])
+			w->since_met = 1;
+		if (*line == '-') {
+			w->boundary = 1;
+			continue;
+		}
+		w->nr++;
+		strvec_push(&w->pulled, line + hexlen + 2);
 	}
-	if (pulled->nr)
-		qsort(pulled->v, pulled->nr, sizeof(*pulled->v), cmp_str);
+	if (w->pulled.nr)
+		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
 	return 0;
 }
 
@@ -688,8 +704,7 @@ static long foreign_commits(const struct pullreq *req, int main_block,
  * upstream has merged the tip already, or has some of its commits
  * (counted from the request's "since" commit), or none of that.
  */
-static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
-			       const struct merge *m)
+static void add_differs_reason(struct strbuf *sb, const struct verifying *vf)
 {
 	const struct pull *p = &vf->p;
 	struct strbuf base = STRBUF_INIT;
@@ -700,7 +715,7 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 		strbuf_addstr(sb, "the branch moved since the request\n");
 		return;
 	}
-	if (merge_nothing_to_pull(m)) {
+	if (vf->merged) {
 		strbuf_addf(sb, "'%s' already has all of it: the tip is "
 			    "merged\n", p->upstream.name);
 		return;
@@ -719,7 +734,8 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 		}
 	}
 	add_str(&base, &vf->msg->req.base);
-	count_commits(base.buf, p->upstream.oid.buf, vf->tip.buf, n);
+	n[0] = count_commits(base.buf, vf->tip.buf);
+	n[1] = vf->nr_pulled;
 	strbuf_release(&base);
 	if (n[0] > 0 && n[1] >= 0 && n[1] < n[0])
 		strbuf_addf(sb, "'%s' already has %ld of its %ld commits\n",
@@ -757,11 +773,12 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	struct numstat rp = NUMSTAT_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct child_process beside = CHILD_PROCESS_INIT, log = CHILD_PROCESS_INIT;
-	struct child_process *also[2] = { &beside, &log };
+	struct child_process *also[1] = { &beside };
 	struct strbuf since = STRBUF_INIT, log_out = STRBUF_INIT;
 	struct strbuf log_err = STRBUF_INIT;
-	struct strvec pulled = STRVEC_INIT;
-	int also_rc[2];
+	struct walk w = { STRVEC_INIT, 0, 0, 0 };
+	struct strvec *pulled = &w.pulled;
+	int since_rc = 0;
 	struct match mt = { NULL, NULL, 0 }, mmt = { NULL, NULL, 0 };
 	struct match rpmt = { NULL, NULL, 0 };
 	struct strvec bases = STRVEC_INIT;
@@ -772,30 +789,39 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	size_t start = sb->len;
 	int copies;
 
+	memset(&m, 0, sizeof(m));
 	/* <upstream> as resolved, and the tip: no second rev-parse */
 	p->head.name = vf->tip.buf;
 	strbuf_reset(&p->head.oid);
 	strbuf_add(&p->head.oid, vf->tip.buf, vf->tip.len);
 
-	/*
-	 * Beside the merge: is the "since" commit an ancestor of the tip,
-	 * and the subjects pulling brings, when the mail lists commits
-	 */
+	/* first the one walk: a merged tip needs no merge */
 	add_str(&since, &req->base);
-	since_cmd(&beside, since.buf, vf);
-	if (req->nr_authors || req->nr_extra_blocks)
-		pulled_cmd(&log, vf, &log_out, &log_err);
-	if (merge_try(&m, p, &bases, also, also_rc,
-		      req->nr_authors || req->nr_extra_blocks ? 2 : 1,
-		      &fail->why))
+	walk_cmd(&log, vf, &log_out, &log_err);
+	if (walk_parse(run_git(&log), &log_out, &log_err, since.buf,
+		       vf->tip.len, &w, fail))
 		goto out;
+	vf->merged = !w.nr;
+	vf->nr_pulled = w.nr;
+	if (w.nr && !w.boundary) {
+		strbuf_addf(&fail->why, "unrelated: the tip has no commit in "
+			    "common with '%s'", p->upstream.name);
+		goto out;
+	}
+	/* beside the merge, when the walk did not meet it: the "since" */
+	if (!w.since_met)
+		since_cmd(&beside, since.buf, vf);
+	if (vf->merged) {
+		if (!w.since_met)
+			since_rc = run_git(&beside);
+	} else if (merge_try(&m, p, NULL, also, &since_rc, !w.since_met,
+			     &fail->why)) {
+		goto out;
+	}
 	add_heading(sb, vf);
-	add_since_note(sb, vf, since.buf, also_rc[0]);
-	if ((req->nr_authors || req->nr_extra_blocks) &&
-	    pulled_subjects(also_rc[1], &log_out, &log_err, &pulled, fail))
-		goto out;
+	add_since_note(sb, vf, since.buf, since_rc);
 	if (req->nr_authors) {
-		long listed = foreign_commits(req, 1, &pulled);
+		long listed = foreign_commits(req, 1, pulled);
 
 		if (listed)
 			strbuf_addf(sb, porcelain ? "note shortlog-foreign %ld\n" :
@@ -819,7 +845,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	}
 
-	if (diff_merge(&m, numstat_stat, &out, &clean, &clean_stat, fail))
+	/* merged: nothing to pull, every diff empty */
+	if (!vf->merged &&
+	    diff_merge(&m, numstat_stat, &out, &clean, &clean_stat, fail))
 		goto out;
 	stat_numstat_totals(&clean, &ct);
 	if (porcelain) {
@@ -831,7 +859,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		strbuf_addch(sb, '\n');
 	}
 	if (req->nr_extra_blocks) {
-		long foreign = foreign_commits(req, 0, &pulled);
+		long foreign = foreign_commits(req, 0, pulled);
 
 		if (foreign) {
 			v = DIFFERS;
@@ -865,12 +893,17 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	}
 
-	request_pull_diff(&cp, p, bases.v[0], NULL, numstat);
-	cp.out = &rp_out;
-	if (run_or_fail(&cp, "git diff", fail))
+	/* merged: git request-pull's diffstat is as empty as the clean one */
+	if (!vf->merged && merge_bases(p, &bases, &fail->why))
 		goto out;
-	parse_numstat(&rp_out, &rp, NULL);
-	if (request_is(req, &rp, &rpmt)) {
+	if (!vf->merged) {
+		request_pull_diff(&cp, p, bases.v[0], NULL, numstat);
+		cp.out = &rp_out;
+		if (run_or_fail(&cp, "git diff", fail))
+			goto out;
+		parse_numstat(&rp_out, &rp, NULL);
+	}
+	if (!vf->merged && request_is(req, &rp, &rpmt)) {
 		v = MESSY;
 		if (porcelain) {
 			strbuf_addf(sb, "base %s\n", bases.v[0]);
@@ -910,7 +943,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 
 	v = DIFFERS;
 	if (!porcelain) {
-		add_differs_reason(sb, vf, &m);
+		add_differs_reason(sb, vf);
 	} else if (vf->nr_earlier) {
 		struct strvec numbers = STRVEC_INIT;
 
@@ -923,7 +956,10 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 			!porcelain && git_quote_path());
 
 out:
-	if (v != FAILED && v != CONFLICTS)
+	if (v != FAILED && v != CONFLICTS && vf->merged)
+		strbuf_add(&vf->merged_tree, p->upstream_tree.buf,
+			   p->upstream_tree.len);
+	else if (v != FAILED && v != CONFLICTS)
 		strbuf_add(&vf->merged_tree, m.tree.buf, m.tree.len);
 	if (porcelain && v != FAILED)
 		strbuf_addf(sb, "verdict %s\n", verdict_name[v]);
@@ -943,7 +979,7 @@ out:
 	strbuf_release(&since);
 	strbuf_release(&log_out);
 	strbuf_release(&log_err);
-	strvec_clear(&pulled);
+	strvec_clear(&w.pulled);
 	strvec_clear(&bases);
 	merge_release(&m);
 	return v;
