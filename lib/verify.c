@@ -56,6 +56,8 @@ struct verifying {
 	size_t nr_earlier;
 	const char *upstream_oid;	/* <upstream> itself, before them */
 	struct strbuf merged_tree;	/* what report() merged, when clean */
+	/* the tip here, the fetch that re-reads its branch failed: why */
+	struct strbuf refetch;
 	int merged;			/* <upstream> has the tip already */
 	long nr_pulled;			/* the commits pulling it brings */
 };
@@ -304,6 +306,11 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 		quote_c_style(sb, vf->ref.buf, vf->ref.len, 1);
 		strbuf_addf(sb, "\ntip %s %s %s\n", vf->want.buf, vf->tip.buf,
 			    vf->how);
+		if (vf->refetch.len) {
+			strbuf_addstr(sb, "note refetch-failed ");
+			quote_c_style(sb, vf->refetch.buf, vf->refetch.len, 1);
+			strbuf_addch(sb, '\n');
+		}
 		strbuf_addf(sb, "request %ld %ld %ld\n", req->files,
 			    req->insertions, req->deletions);
 		return;
@@ -317,7 +324,11 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 	strbuf_addf(sb, "\ntip: %s ", vf->tip.buf);
 	quote_shown(sb, vf->subject.buf, vf->subject.len);
 	strbuf_addch(sb, '\n');
-	if (!strcmp(vf->how, "local"))
+	if (!strcmp(vf->how, "local") && vf->refetch.len)
+		strbuf_addf(sb, "the tip is in this repository\n"
+			    "note: the branch could not be re-read: %s\n",
+			    vf->refetch.buf);
+	else if (!strcmp(vf->how, "local"))
 		strbuf_addstr(sb, "the tip is in this repository\n");
 	else if (!strcmp(vf->how, "fetched"))
 		strbuf_addstr(sb, "fetched: the tip is the request's\n");
@@ -994,6 +1005,7 @@ static void verifying_release(struct verifying *vf)
 	strbuf_release(&vf->subject);
 	strbuf_release(&vf->p.head.oid);
 	strbuf_release(&vf->merged_tree);
+	strbuf_release(&vf->refetch);
 }
 
 /* A limit of the fetch: the command line's, the config's, or ours. */
@@ -1009,6 +1021,7 @@ struct request {
 	struct strbuf err;		/* its fetch's stderr */
 	struct fetch_request fetch;
 	int to_fetch;			/* waits for its fetch */
+	int local;			/* its tip is here already */
 	int ready;			/* its tip is known, or why not */
 	struct strbuf upstream, tree;	/* --in-order: what it is merged into */
 };
@@ -1170,6 +1183,32 @@ static int next_fetch(struct child_process *cp, void *data)
 	return 1;
 }
 
+/*
+ * The fetch of a request whose tip is here already ended (it exited rc):
+ * it only re-reads the branch.  When the branch moved, the fetched tip
+ * is verified, as when the tip was not here; when the fetch failed, the
+ * tip here is, with a note that says why the branch could not be read.
+ */
+static void refetched(struct request *r, int rc, struct verifying_all *all)
+{
+	struct strbuf tip = STRBUF_INIT, subject = STRBUF_INIT;
+	struct failure fail = { STRBUF_INIT };
+
+	if (fetch_result(rc, &r->err, &all->upstream, &r->fetch, &tip,
+			 &subject, &fail.why)) {
+		strbuf_add(&r->vf.refetch, fail.why.buf, fail.why.len);
+	} else {
+		r->vf.how = strcmp(tip.buf, r->vf.tip.buf) ? "moved" : "fetched";
+		strbuf_reset(&r->vf.tip);
+		strbuf_add(&r->vf.tip, tip.buf, tip.len);
+		strbuf_reset(&r->vf.subject);
+		strbuf_add(&r->vf.subject, subject.buf, subject.len);
+	}
+	strbuf_release(&tip);
+	strbuf_release(&subject);
+	strbuf_release(&fail.why);
+}
+
 /* run_git_parallel()'s done(): the fetch of request task ended. */
 static void fetched(size_t task, int rc, void *data)
 {
@@ -1182,8 +1221,10 @@ static void fetched(size_t task, int rc, void *data)
 			r = &all->rq[i];
 	if (!r)
 		BUG("a fetch for no request");
-	if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch, &r->vf.tip,
-			  &r->vf.subject, &r->fail.why))
+	if (r->local)
+		refetched(r, rc, all);
+	else if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch,
+			       &r->vf.tip, &r->vf.subject, &r->fail.why))
 		r->vf.how = strncmp(r->vf.tip.buf, r->vf.want.buf,
 				    r->vf.want.len) ? "moved" : "fetched";
 	r->ready = 1;
@@ -1191,8 +1232,9 @@ static void fetched(size_t task, int rc, void *data)
 }
 
 /*
- * The tips, with --no-fetch, as the repository has them: all looked
- * up at once.
+ * The tips the repository has already, all looked up at once: with
+ * --no-fetch, a tip not here is its request's error; else a tip here is
+ * verified as it is, its fetch only re-reading the branch.
  */
 static void find_local_tips(struct verifying_all *all)
 {
@@ -1223,13 +1265,14 @@ static void find_local_tips(struct verifying_all *all)
 			continue;
 		if (!commit_found(rcs[n], &out[n], &vf->tip, &vf->subject))
 			vf->how = "local";
-		else
+		else if (all->opts->no_fetch)
 			strbuf_addf(&r->fail.why, "the tip %s is not in this "
 				    "repository, and --no-fetch forbids fetching "
 				    "'%s' from '%s'", vf->want.buf,
 				    vf->ref.len ? vf->ref.buf : "HEAD",
 				    vf->url.buf);
-		r->ready = 1;
+		r->local = !!vf->how;
+		r->ready = all->opts->no_fetch;
 		strbuf_release(&out[n++]);
 	}
 	free(cps);
@@ -1309,6 +1352,7 @@ int verify(const struct options *opts)
 		strbuf_init(&r->fail.why);
 		strbuf_init(&r->err);
 		strbuf_init(&r->vf.merged_tree);
+		strbuf_init(&r->vf.refetch);
 		strbuf_init(&r->upstream);
 		strbuf_init(&r->tree);
 		add_str(&r->vf.url, &msg->req.url);
@@ -1364,8 +1408,7 @@ int verify(const struct options *opts)
 		r->to_fetch = 1;
 		to_fetch++;
 	}
-	if (opts->no_fetch)
-		find_local_tips(&all);
+	find_local_tips(&all);
 	report_ready(&all);
 	if (to_fetch)
 		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);

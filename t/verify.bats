@@ -180,9 +180,51 @@ verifies_messy_porcelain() {
 	rm -rf "$PUB"
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
 	expect_status 0
-	sed -n 3p "$BATS_TEST_TMPDIR/actual" |
-		grep -qx 'the tip is in this repository'
+	{
+		printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
+			"the tip is in this repository"
+		cat <<-EOF
+		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		clean diffstat:     3 files changed, 17 insertions(+), 2 deletions(-)
+		verdict: matches: the request's diffstat is what pulling it changes
+		EOF
+	} | expect_stdout
 	expect_unchanged
+}
+
+@test "the tip already here and its server gone: verified at once, one note says the branch could not be re-read, exit 0" {
+	simple_request
+	receiver
+	git fetch -q "$PUB" topic
+	rm -rf "$PUB"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	{
+		printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
+			"the tip is in this repository"
+		cat <<-EOF
+		note: the branch could not be re-read: cannot fetch 'topic' from '$url': '$PUB' does not appear to be a git repository
+		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		clean diffstat:     3 files changed, 17 insertions(+), 2 deletions(-)
+		verdict: matches: the request's diffstat is what pulling it changes
+		EOF
+	} | expect_stdout
+	expect_no_stderr
+	expect_unchanged
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
+	expect_status 0
+	grep -qx "tip $tip $tip local" "$BATS_TEST_TMPDIR/actual"
+	grep -qx "note refetch-failed cannot fetch 'topic' from '$url': '$PUB' does not appear to be a git repository" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "the tip already here and the branch since moved: the fetch's tip is verified, as without it" {
+	moved_request
+	git fetch -q "$PUB" "$asked"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	expect_moved_report
 }
 
 # moved_request: history_simple's topic requested, then moved on by a
