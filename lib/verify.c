@@ -1323,7 +1323,8 @@ int verify(const struct options *opts)
 	if (!opts->no_fetch)
 		fetch_prepared(rc);
 
-	if (!list.mbox && list.nr == 1 && list.msg[0].error)
+	/* one mail, one output: a file, stdin or an mbox of it alone */
+	if (list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
 	/* a request that cannot be read is one to report, not to skip */
 	for (i = 0; i < list.nr; i++)
@@ -1332,7 +1333,7 @@ int verify(const struct options *opts)
 		die("no pull request in any of the %zu messages", list.nr);
 
 	/* several requests, even in one message: a report each */
-	all.mbox = list.mbox || list.nr > 1;
+	all.mbox = list.nr > 1;
 	all.rq = xmalloc(nr * sizeof(*all.rq));
 	for (i = 0; i < list.nr; i++) {
 		const struct pullmsg *msg = &list.msg[i];

@@ -78,6 +78,38 @@ fetched_header() {
 	expect_unchanged
 }
 
+@test "one mail, one report: from a message file, on stdin and as an mbox of that message alone" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.eml"
+	mail_mbox "$r.eml" >"$r.mbox"
+	receiver
+	for how in '' --porcelain; do
+		run_tool $how --verify="$r.eml" --allow-local
+		expect_status 0
+		mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
+		run_tool $how --verify --allow-local <"$r.eml"
+		expect_status 0
+		test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+		run_tool $how --verify="$r.mbox" --allow-local
+		expect_status 0
+		test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+	done
+	expect_unchanged
+}
+
+@test "one mail that cannot be verified: the same fatal error from a message file and from an mbox of it alone" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.eml"
+	mail_mbox "$r.eml" >"$r.mbox"
+	receiver
+	for input in "$r.eml" "$r.mbox"; do
+		run_tool --verify="$input" --allow-local --no-fetch
+		expect_failure 128 <<-EOF
+		fatal: the tip $tip is not in this repository, and --no-fetch forbids fetching 'topic' from '$url'
+		EOF
+	done
+}
+
 # messy_request: the document's messy history requested; its merge
 # base in $base, the procedure's clean diffstat in the file clean; cd to
 # the receiver.
