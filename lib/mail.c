@@ -107,8 +107,13 @@ static size_t split_count(struct mail_list *list, int rc)
 	size_t nr;
 	char *end;
 
-	if (rc)
-		die_with_git("git mailsplit", rc, &list->err_);
+	if (rc) {
+		/* its "error: " lines, one or two, as one fatal line */
+		struct strbuf why = STRBUF_INIT;
+
+		run_reason(&why, "cannot read the mail", rc, &list->err_);
+		die("%s", why.buf);
+	}
 	nr = (size_t)strtoul(list->out_.buf, &end, 10);
 	if (end == list->out_.buf || (*end && *end != '\n'))
 		die("cannot read what git mailsplit says: '%s'", list->out_.buf);

@@ -1103,6 +1103,23 @@ nothing_ran() {
 	EOF
 }
 
+@test "--verify of a file that is not there: one fatal line with git mailsplit's reason, exit 128" {
+	history_simple
+	run_tool --verify="$BATS_TEST_TMPDIR/nowhere" --no-fetch
+	expect_failure 128 <<-EOF
+	fatal: cannot read the mail: cannot stat $BATS_TEST_TMPDIR/nowhere: No such file or directory
+	EOF
+}
+
+@test "--verify of an empty file: one fatal line with git mailsplit's reason, exit 128" {
+	history_simple
+	: >"$BATS_TEST_TMPDIR/empty"
+	run_tool --verify="$BATS_TEST_TMPDIR/empty" --no-fetch
+	expect_failure 128 <<-EOF
+	fatal: cannot read the mail: empty mbox: '$BATS_TEST_TMPDIR/empty'
+	EOF
+}
+
 @test "a message without a pull request: fatal, naming what is missing" {
 	history_simple
 	echo 'Hi, please pull.' >"$BATS_TEST_TMPDIR/request"
