@@ -10,6 +10,7 @@
 #include "match.h"
 #include "merge.h"
 #include "numstat.h"
+#include "progress.h"
 #include "pullmsg.h"
 #include "quarantine.h"
 #include "quote.h"
@@ -158,7 +159,8 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	for (i = 0; i < req->nr_rows; i++) {
 		const struct numstat_file *f;
 
-		if (mt->file_of[i] < 0)
+		/* a row matched to no file: none of the diff's (it may have none) */
+		if (mt->file_of[i] < 0 || (size_t)mt->file_of[i] >= ns->nr)
 			continue;
 		f = &ns->file[mt->file_of[i]];
 		if (match_same_numbers(&req->row[i], f))
@@ -1035,6 +1037,8 @@ struct verifying_all {
 	size_t nr;
 	size_t next_fetch;		/* the next request to fetch */
 	size_t next_report;		/* the next request to report */
+	size_t fetching;		/* fetches running */
+	struct progress *progress;
 	int mbox;
 	size_t count[NR_VERDICTS];
 	int status;
@@ -1153,16 +1157,21 @@ static void report_ready(struct verifying_all *all)
 			pull_in_memory(all, r);
 		if (v == FAILED) {
 			/* one message: as fatal as any other error */
-			if (!all->mbox)
+			if (!all->mbox) {
+				progress_clear(all->progress);
 				die("%s", r->fail.why.buf);
+			}
 			/* in an mbox: its report says so, the others go on */
 			add_failure(&sb, msg, &r->fail, opts->porcelain);
 		}
 		all->count[v]++;
 		all->status |= v != MATCHES;
+		progress_clear(all->progress);
 		fwrite(sb.buf, 1, sb.len, stdout);
 		flush_stdout();
 		strbuf_reset(&sb);
+		display_progress(all->progress, all->next_report,
+				 all->fetching);
 	}
 	strbuf_release(&sb);
 }
@@ -1180,6 +1189,7 @@ static int next_fetch(struct child_process *cp, void *data)
 		  &all->rq[all->next_fetch].fetch, cp,
 		  &all->rq[all->next_fetch].err);
 	all->next_fetch++;
+	display_progress(all->progress, all->next_report, ++all->fetching);
 	return 1;
 }
 
@@ -1221,6 +1231,7 @@ static void fetched(size_t task, int rc, void *data)
 			r = &all->rq[i];
 	if (!r)
 		BUG("a fetch for no request");
+	all->fetching--;
 	if (r->local)
 		refetched(r, rc, all);
 	else if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch,
@@ -1410,10 +1421,13 @@ int verify(const struct options *opts)
 		to_fetch++;
 	}
 	find_local_tips(&all);
+	progress_wanted(opts->progress);
+	all.progress = start_progress("Verifying pull requests", all.nr);
 	report_ready(&all);
 	if (to_fetch)
 		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
 	report_ready(&all);
+	stop_progress(&all.progress);
 
 	if (opts->porcelain)
 		printf("summary %zu %zu %zu %zu %zu %zu\n", all.nr,

@@ -110,6 +110,65 @@ fetched_header() {
 	done
 }
 
+# on_terminal <args>...: git clean-diffstat <args> with its stderr on a
+# pseudo-terminal (script(1)), what it wrote there in the file tty, its
+# stdout in the file actual, its exit status in $status.
+on_terminal() {
+	command -v script >/dev/null || skip "no script(1)"
+	remember_repo
+	status=0
+	script -qefc "git clean-diffstat $* >$BATS_TEST_TMPDIR/actual" /dev/null \
+		>"$BATS_TEST_TMPDIR/tty" </dev/null || status=$?
+}
+
+# twice_in_mbox: history_simple's request twice in an mbox, $r.mbox;
+# cd to a receiver that has the tip.
+twice_in_mbox() {
+	simple_request &&
+	mail_message 7bit 'Subject: [GIT PULL] one' <"$r" >"$r.1" &&
+	mail_message 7bit 'Subject: [GIT PULL] two' <"$r" >"$r.2" &&
+	mail_mbox "$r".[12] >"$r.mbox" &&
+	receiver &&
+	git fetch -q "$PUB" topic
+}
+
+@test "on a terminal, stderr shows how many requests are done, as git's progress does; stdout is the report" {
+	twice_in_mbox
+	on_terminal --verify="$r.mbox" --no-fetch
+	expect_status 0
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | sed 's/ *$//' | grep . >"$BATS_TEST_TMPDIR/lines"
+	grep -qx 'Verifying pull requests:   0% (0/2)' "$BATS_TEST_TMPDIR/lines"
+	grep -qx 'Verifying pull requests:  50% (1/2)' "$BATS_TEST_TMPDIR/lines"
+	tail -n 1 "$BATS_TEST_TMPDIR/lines" | grep -qx 'Verifying pull requests: 100% (2/2), done.'
+	run_tool --verify="$r.mbox" --no-fetch
+	expect_no_stderr
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/not-on-terminal"
+	on_terminal --verify="$r.mbox" --no-fetch
+	test_cmp "$BATS_TEST_TMPDIR/not-on-terminal" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "the fetches running are in the progress line" {
+	twice_in_mbox
+	on_terminal --verify="$r.mbox" --allow-local --jobs=1
+	expect_status 0
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | grep -q '(0/2), 1 fetching'
+}
+
+@test "no progress on a terminal with --no-progress or -q; --progress shows it where stderr is no terminal" {
+	twice_in_mbox
+	for quiet in --no-progress -q; do
+		on_terminal --verify="$r.mbox" --no-fetch "$quiet"
+		expect_status 0
+		[ ! -s "$BATS_TEST_TMPDIR/tty" ]
+	done
+	run_tool --verify="$r.mbox" --no-fetch --progress
+	expect_status 0
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/stderr" |
+		grep -qx 'Verifying pull requests: 100% (2/2), done.'
+	run_tool --verify="$r.mbox" --no-fetch --progress --no-progress
+	expect_no_stderr
+}
+
 # messy_request: the document's messy history requested; its merge
 # base in $base, the procedure's clean diffstat in the file clean; cd to
 # the receiver.
@@ -1134,7 +1193,7 @@ nothing_ran() {
 	history_simple
 	for args in '--verify --check' '--explain --verify' '--verify --request-pull a b' \
 		'--verify --stat' '--verify linus topic' '--no-fetch' '--allow-local linus' \
-		'--verify= linus'; do
+		'--verify= linus' '--progress' '--no-progress linus' '-q'; do
 		# shellcheck disable=SC2086 # the words of args
 		run_tool $args
 		expect_status 129
