@@ -540,7 +540,10 @@ expect_moved_report() {
 	perl -ne 's/^( \d+ files changed)/ evil\xe2\x80\xaecod.sh | 1 +\n$1/;
 		print unless /^ "doc/' "$r" |
 		mail_message 8bit 'Subject: =?utf-8?q?=E2=80=AE=E2=80=8Bpull?=' >"$r.1"
-	mail_mbox "$r.1" >"$r.mbox"
+	# a reply after it: the subject line is an mbox's (one mail alone
+	# is reported as from a file)
+	echo 'Thanks, pulled.' | mail_message 7bit 'Subject: Re: pull' >"$r.2"
+	mail_mbox "$r.1" "$r.2" >"$r.mbox"
 	receiver
 	run_tool --verify="$r.mbox" --allow-local
 	expect_status 1
