@@ -112,7 +112,7 @@ close($m);
 # the newest upstream: the one every other is an ancestor of
 my ($newest) = map { $_->[1] } grep {
 	my $u = $_->[1];
-	!grep { system('git', 'merge-base', '--is-ancestor', $u, $_->[1]) != 0 } @rows;
+	!grep { system('git', 'merge-base', '--is-ancestor', $_->[1], $u) != 0 } @rows;
 } @rows;
 die "bench/realpr-cpu.perl: no upstream has every other\n" if !$newest;
 
