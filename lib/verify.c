@@ -816,11 +816,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	vf->merged = !w.nr;
 	vf->nr_pulled = w.nr;
-	if (w.nr && !w.boundary) {
-		strbuf_addf(&fail->why, "unrelated: the tip has no commit in "
-			    "common with '%s'", p->upstream.name);
+	/* no boundary: merge.c says why (unrelated, or a shallow clone) */
+	if (w.nr && !w.boundary && merge_bases(p, &bases, &fail->why))
 		goto out;
-	}
 	/* beside the merge, when the walk did not meet it: the "since" */
 	if (!w.since_met)
 		since_cmd(&beside, since.buf, vf);
