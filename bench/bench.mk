@@ -6,10 +6,12 @@
 #   make bench-verify           --verify against a receiver by hand
 #   make bench-verify BENCH_VERIFY_ARGS='--runs 40 --transport git'
 #   make bench-merge-window     an mbox of requests, --jobs=1 against --jobs=8
+#   make bench-realpr-cpu       --verify's CPU over by hand, on real mail
 BENCH_ARGS =
 BENCH_REPO_ARGS =
 BENCH_VERIFY_ARGS =
 BENCH_MERGE_WINDOW_ARGS =
+BENCH_REALPR_ARGS =
 
 bench: $(PROGRAM)
 	bench/run $(BENCH_ARGS)
@@ -27,4 +29,8 @@ bench-merge-window: $(PROGRAM)
 		bench/make-repo
 	bench/merge-window $(BENCH_MERGE_WINDOW_ARGS)
 
-.PHONY: bench bench-repo bench-verify bench-merge-window
+# the CPU of --verify over by hand on the shared real mails (UBOOT_REPO)
+bench-realpr-cpu: $(PROGRAM)
+	perl bench/realpr-cpu.perl $(BENCH_REALPR_ARGS)
+
+.PHONY: bench bench-repo bench-verify bench-merge-window bench-realpr-cpu

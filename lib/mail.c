@@ -29,20 +29,6 @@ static void read_file(struct strbuf *sb, const char *path)
 	close(fd);
 }
 
-/* Does the file at path start with "From "? */
-static int starts_with_from(const char *path)
-{
-	char head[5];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == (ssize_t)sizeof(head) && !memcmp(head, "From ", 5);
-}
-
 /* git mailinfo's "Author: ...", "Email: ...", "Subject: ...", "Date: ..." */
 static void parse_info(struct mail *m, const struct strbuf *info)
 {
@@ -97,7 +83,6 @@ void mail_split_cmd(const char *file, struct mail_list *list,
 	strbuf_init(&list->dir_);
 	strbuf_init(&list->out_);
 	strbuf_init(&list->err_);
-	list->file_ = file;
 	quarantine_create();
 	strbuf_addf(&list->dir_, "%s/mail.XXXXXX", quarantine_path());
 	if (!mkdtemp(list->dir_.buf))
@@ -122,8 +107,13 @@ static size_t split_count(struct mail_list *list, int rc)
 	size_t nr;
 	char *end;
 
-	if (rc)
-		die_with_git("git mailsplit", rc, &list->err_);
+	if (rc) {
+		/* its "error: " lines, one or two, as one fatal line */
+		struct strbuf why = STRBUF_INIT;
+
+		run_reason(&why, "cannot read the mail", rc, &list->err_);
+		die("%s", why.buf);
+	}
 	nr = (size_t)strtoul(list->out_.buf, &end, 10);
 	if (end == list->out_.buf || (*end && *end != '\n'))
 		die("cannot read what git mailsplit says: '%s'", list->out_.buf);
@@ -143,7 +133,6 @@ void mail_read_split(struct mail_list *list, int rc,
 	struct strbuf path = STRBUF_INIT;
 	struct child_process **cps;
 	struct job *job;
-	struct stat st;
 	int *rcs;
 	size_t i, nr = split_count(list, rc);
 
@@ -176,9 +165,6 @@ void mail_read_split(struct mail_list *list, int rc,
 	}
 	for (i = 0; i < nr_also; i++)
 		cps[nr + i] = also[i];
-	list->mailbox = nr && ((list->file_ && !stat(list->file_, &st) &&
-				S_ISDIR(st.st_mode)) ||
-			       starts_with_from(job[0].in.buf));
 	run_git_all(cps, rcs, nr + nr_also);
 	for (i = 0; i < nr_also; i++)
 		also_rcs[i] = rcs[nr + i];

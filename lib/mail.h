@@ -47,13 +47,11 @@ struct mail {
 struct mail_list {
 	struct mail *mail;
 	size_t nr;
-	int mailbox;			/* an mbox (a From_ line) or a Maildir */
 	/* private: git mailsplit's, from mail_split_cmd() to mail_read_split() */
 	struct strbuf dir_, out_, err_;
-	const char *file_;
 };
 
-#define MAIL_LIST_INIT { NULL, 0, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL }
+#define MAIL_LIST_INIT { NULL, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }
 
 struct child_process;
 

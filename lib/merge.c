@@ -297,6 +297,19 @@ int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
 	return merge(m, p, 0, bases, also, rcs, nr_also, why);
 }
 
+int merge_bases(const struct pull *p, struct strvec *bases, struct strbuf *why)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int rc;
+
+	merge_base_cmd(&cp, p, &out, &err);
+	rc = parse_bases(p, run_git(&cp), &out, &err, bases, why);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return rc;
+}
+
 int merge_nothing_to_pull(const struct merge *m)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;

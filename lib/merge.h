@@ -56,6 +56,13 @@ int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
 	      struct strbuf *why);
 void merge_release(struct merge *m);
 
+/*
+ * git merge-base --all <upstream> <head> alone, for a caller that
+ * merged without asking for the bases and needs them after all: 0, or
+ * -1 with why in one line, as merge_try() says it.
+ */
+int merge_bases(const struct pull *p, struct strvec *bases, struct strbuf *why);
+
 /* Is <head> an ancestor of <upstream>, so that there is nothing to pull? */
 int merge_nothing_to_pull(const struct merge *m);
 

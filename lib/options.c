@@ -14,7 +14,7 @@
 
 static const char usage_text[] =
 "usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]\n"
-"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--jobs=<n>] [--in-order] [--porcelain] [<upstream>]\n"
+"   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--jobs=<n>] [--in-order] [--[no-]progress] [-q] [--porcelain] [<upstream>]\n"
 "\n"
 "    --check               say whether git request-pull's diffstat is messy\n"
 "    --explain             show how git request-pull's diffstat differs\n"
@@ -34,6 +34,9 @@ static const char usage_text[] =
 "    -j, --jobs=<n>        --verify: fetch <n> requests at a time (the cores)\n"
 "    --in-order            --verify: check each request as pulled after\n"
 "                          those before it in the mbox\n"
+"    --progress            --verify: show progress on stderr (default: when it\n"
+"                          is a terminal)\n"
+"    -q, --no-progress     --verify: show no progress\n"
 "    --allow-unrelated-histories\n"
 "                          allow merging histories without a common ancestor\n"
 "    -h                    show this help and exit\n"
@@ -496,6 +499,9 @@ static void check_mode(struct options *opts, const char **arg, int nr,
 		if (opts->jobs || opts->in_order)
 			usage_error("'%s' needs --verify", opts->jobs ?
 				    "--jobs" : "--in-order");
+		if (opts->progress >= 0)
+			usage_error("'%s' needs --verify", opts->progress ?
+				    "--progress" : "--no-progress' or '-q");
 	}
 	if (opts->mode == MODE_VERIFY) {
 		if (opts->diff.args.nr)
@@ -545,7 +551,7 @@ void parse_options(int argc, char **argv, struct options *opts)
 	size_t k;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->fetch_timeout = opts->fetch_stall = -1;
+	opts->fetch_timeout = opts->fetch_stall = opts->progress = -1;
 	static_seen = seen = xmalloc((size_t)argc * sizeof(*seen));
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
@@ -618,6 +624,10 @@ void parse_options(int argc, char **argv, struct options *opts)
 						(++i < argc ? argv[i] : "") : arg + 7);
 		} else if (!strcmp(arg, "--in-order")) {
 			opts->in_order = 1;
+		} else if (!strcmp(arg, "--progress")) {
+			opts->progress = 1;
+		} else if (!strcmp(arg, "--no-progress") || !strcmp(arg, "-q")) {
+			opts->progress = 0;
 		} else if (!strcmp(arg, "--request-pull")) {
 			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {

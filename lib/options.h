@@ -13,6 +13,7 @@
  *			   <url> [<end>]
  *	git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local]
  *			   [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>]
+ *			   [--jobs=<n>] [--in-order] [--[no-]progress] [-q]
  *			   [--porcelain] [<upstream>]
  *
  * parse_options() sorts the arguments into the tool's own options, the
@@ -60,6 +61,8 @@ struct options {
 	int fetch_stall;		/* --fetch-stall=<seconds>; -1: unset */
 	int jobs;			/* --jobs=<n>; 0: unset */
 	int in_order;			/* --in-order */
+	int progress;			/* --progress 1, --no-progress or -q
+					   0; -1: unset (stderr a terminal?) */
 };
 
 void parse_options(int argc, char **argv, struct options *opts);

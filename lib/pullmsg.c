@@ -60,7 +60,6 @@ void pullmsg_read_split(struct pullmsg_list *res, int rc,
 	size_t i;
 
 	mail_read_split(&res->mail_, rc, also, also_rcs, nr_also);
-	res->mbox = res->mail_.mailbox;
 	for (i = 0; i < res->mail_.nr; i++)
 		read_message(&res->mail_.mail[i], res);
 	if (!res->msg)

@@ -40,12 +40,11 @@ struct pullmsg {
 struct pullmsg_list {
 	struct pullmsg *msg;
 	size_t nr;
-	int mbox;			/* a mailbox: an mbox or a Maildir */
 	struct mail_list mail_;		/* private: what the strings point into */
 	size_t alloc_;			/* private: the room in msg */
 };
 
-#define PULLMSG_LIST_INIT { NULL, 0, 0, MAIL_LIST_INIT, 0 }
+#define PULLMSG_LIST_INIT { NULL, 0, MAIL_LIST_INIT, 0 }
 
 /*
  * Read the messages of file (stdin when NULL or "-") and find the pull

@@ -10,6 +10,7 @@
 #include "match.h"
 #include "merge.h"
 #include "numstat.h"
+#include "progress.h"
 #include "pullmsg.h"
 #include "quarantine.h"
 #include "quote.h"
@@ -56,6 +57,10 @@ struct verifying {
 	size_t nr_earlier;
 	const char *upstream_oid;	/* <upstream> itself, before them */
 	struct strbuf merged_tree;	/* what report() merged, when clean */
+	/* the tip here, the fetch that re-reads its branch failed: why */
+	struct strbuf refetch;
+	int merged;			/* <upstream> has the tip already */
+	long nr_pulled;			/* the commits pulling it brings */
 };
 
 static void add_totals(struct strbuf *sb, const struct stat_totals *t)
@@ -154,7 +159,8 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	for (i = 0; i < req->nr_rows; i++) {
 		const struct numstat_file *f;
 
-		if (mt->file_of[i] < 0)
+		/* a row matched to no file: none of the diff's (it may have none) */
+		if (mt->file_of[i] < 0 || (size_t)mt->file_of[i] >= ns->nr)
 			continue;
 		f = &ns->file[mt->file_of[i]];
 		if (match_same_numbers(&req->row[i], f))
@@ -302,6 +308,11 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 		quote_c_style(sb, vf->ref.buf, vf->ref.len, 1);
 		strbuf_addf(sb, "\ntip %s %s %s\n", vf->want.buf, vf->tip.buf,
 			    vf->how);
+		if (vf->refetch.len) {
+			strbuf_addstr(sb, "note refetch-failed ");
+			quote_c_style(sb, vf->refetch.buf, vf->refetch.len, 1);
+			strbuf_addch(sb, '\n');
+		}
 		strbuf_addf(sb, "request %ld %ld %ld\n", req->files,
 			    req->insertions, req->deletions);
 		return;
@@ -315,7 +326,11 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 	strbuf_addf(sb, "\ntip: %s ", vf->tip.buf);
 	quote_shown(sb, vf->subject.buf, vf->subject.len);
 	strbuf_addch(sb, '\n');
-	if (!strcmp(vf->how, "local"))
+	if (!strcmp(vf->how, "local") && vf->refetch.len)
+		strbuf_addf(sb, "the tip is in this repository\n"
+			    "note: the branch could not be re-read: %s\n",
+			    vf->refetch.buf);
+	else if (!strcmp(vf->how, "local"))
 		strbuf_addstr(sb, "the tip is in this repository\n");
 	else if (!strcmp(vf->how, "fetched"))
 		strbuf_addstr(sb, "fetched: the tip is the request's\n");
@@ -479,33 +494,22 @@ static const char *other_algorithm(const struct merge *m,
 }
 
 /*
- * How many commits the revision ranges <since>..<tip> and
- * <upstream>..<tip> have (two git rev-list --count, side by side) into
- * n[0] and n[1]: -1 when git cannot tell (the "since" commit unknown
- * here).
+ * How many commits the revision range <since>..<tip> has (git rev-list
+ * --count): -1 when git cannot tell (the "since" commit unknown here).
  */
-static void count_commits(const char *since, const char *upstream,
-			  const char *tip, long n[2])
+static long count_commits(const char *since, const char *tip)
 {
-	struct child_process cp[2] = { CHILD_PROCESS_INIT, CHILD_PROCESS_INIT };
-	struct child_process *cps[2] = { &cp[0], &cp[1] };
-	struct strbuf out[2] = { STRBUF_INIT, STRBUF_INIT };
-	const char *from[2] = { since, upstream };
-	int rcs[2];
-	size_t i;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	long n;
 
-	for (i = 0; i < 2; i++) {
-		strvec_pushl(&cp[i].args, "rev-list", "--count",
-			     "--end-of-options", NULL);
-		strvec_pushf(&cp[i].args, "%s..%s", from[i], tip);
-		cp[i].out = &out[i];
-		cp[i].no_stderr = 1;
-	}
-	run_git_all(cps, rcs, 2);
-	for (i = 0; i < 2; i++) {
-		n[i] = rcs[i] ? -1 : strtol(out[i].buf, NULL, 10);
-		strbuf_release(&out[i]);
-	}
+	strvec_pushl(&cp.args, "rev-list", "--count", "--end-of-options", NULL);
+	strvec_pushf(&cp.args, "%s..%s", since, tip);
+	cp.out = &out;
+	cp.no_stderr = 1;
+	n = run_git(&cp) ? -1 : strtol(out.buf, NULL, 10);
+	strbuf_release(&out);
+	return n;
 }
 
 /* git merge-base --is-ancestor <since> <tip>, for add_since_note() */
@@ -614,12 +618,28 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* git log of the subjects of <upstream>..<tip>, for pulled_subjects() */
-static void pulled_cmd(struct child_process *cp, const struct verifying *vf,
-		       struct strbuf *out, struct strbuf *err)
+/*
+ * The one walk of a request's history: git log --boundary of
+ * <upstream>..<tip>, a line a commit, "<mark><id> <subject>", the mark
+ * '>' for a commit pulling brings and '-' for a boundary commit (one
+ * <upstream> has, a parent of one it brings).  It answers, before any
+ * merge: is the tip merged already (no commit to bring), are the
+ * histories unrelated (commits, but no boundary), which subjects does
+ * pulling bring (for the shortlog), and, most often, is the request's
+ * "since" commit an ancestor of the tip (it is when the walk met it).
+ */
+struct walk {
+	struct strvec pulled;		/* the subjects it brings, sorted */
+	long nr;			/* how many commits it brings */
+	int boundary;			/* some commit of <upstream> met */
+	int since_met;			/* the "since" commit met */
+};
+
+static void walk_cmd(struct child_process *cp, const struct verifying *vf,
+		     struct strbuf *out, struct strbuf *err)
 {
-	strvec_pushl(&cp->args, "log", "--no-show-signature", "--format=%s",
-		     "--end-of-options", NULL);
+	strvec_pushl(&cp->args, "log", "--boundary", "--no-show-signature",
+		     "--format=%m%H %s", "--end-of-options", NULL);
 	strvec_pushf(&cp->args, "%s..%s", vf->p.upstream.oid.buf, vf->tip.buf);
 	cp->out = out;
 	cp->err = err;
@@ -627,12 +647,12 @@ static void pulled_cmd(struct child_process *cp, const struct verifying *vf,
 }
 
 /*
- * The subjects pulled_cmd() listed (it exited rc), sorted, into pulled
- * (its lines cut in out): 0, or -1 with why it failed.
+ * What walk_cmd()'s git said (it exited rc; its lines cut in out) into
+ * w: 0, or -1 with why it failed.
  */
-static int pulled_subjects(int rc, struct strbuf *out,
-			   const struct strbuf *err, struct strvec *pulled,
-			   struct failure *fail)
+static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
+		      const char *since, size_t hexlen, struct walk *w,
+		      struct failure *fail)
 {
 	char *line, *nl;
 
@@ -642,10 +662,19 @@ static int pulled_subjects(int rc, struct strbuf *out,
 	}
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
-		strvec_push(pulled, line);
+		if (strlen(line) < hexlen + 2 || line[hexlen + 1] != ' ')
+			continue;
+		if (!strncmp(line + 1, since, hexlen) && !since[hexlen])
+			w->since_met = 1;
+		if (*line == '-') {
+			w->boundary = 1;
+			continue;
+		}
+		w->nr++;
+		strvec_push(&w->pulled, line + hexlen + 2);
 	}
-	if (pulled->nr)
-		qsort(pulled->v, pulled->nr, sizeof(*pulled->v), cmp_str);
+	if (w->pulled.nr)
+		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
 	return 0;
 }
 
@@ -688,8 +717,7 @@ static long foreign_commits(const struct pullreq *req, int main_block,
  * upstream has merged the tip already, or has some of its commits
  * (counted from the request's "since" commit), or none of that.
  */
-static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
-			       const struct merge *m)
+static void add_differs_reason(struct strbuf *sb, const struct verifying *vf)
 {
 	const struct pull *p = &vf->p;
 	struct strbuf base = STRBUF_INIT;
@@ -700,7 +728,7 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 		strbuf_addstr(sb, "the branch moved since the request\n");
 		return;
 	}
-	if (merge_nothing_to_pull(m)) {
+	if (vf->merged) {
 		strbuf_addf(sb, "'%s' already has all of it: the tip is "
 			    "merged\n", p->upstream.name);
 		return;
@@ -719,7 +747,8 @@ static void add_differs_reason(struct strbuf *sb, const struct verifying *vf,
 		}
 	}
 	add_str(&base, &vf->msg->req.base);
-	count_commits(base.buf, p->upstream.oid.buf, vf->tip.buf, n);
+	n[0] = count_commits(base.buf, vf->tip.buf);
+	n[1] = vf->nr_pulled;
 	strbuf_release(&base);
 	if (n[0] > 0 && n[1] >= 0 && n[1] < n[0])
 		strbuf_addf(sb, "'%s' already has %ld of its %ld commits\n",
@@ -757,11 +786,12 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	struct numstat rp = NUMSTAT_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct child_process beside = CHILD_PROCESS_INIT, log = CHILD_PROCESS_INIT;
-	struct child_process *also[2] = { &beside, &log };
+	struct child_process *also[1] = { &beside };
 	struct strbuf since = STRBUF_INIT, log_out = STRBUF_INIT;
 	struct strbuf log_err = STRBUF_INIT;
-	struct strvec pulled = STRVEC_INIT;
-	int also_rc[2];
+	struct walk w = { STRVEC_INIT, 0, 0, 0 };
+	struct strvec *pulled = &w.pulled;
+	int since_rc = 0;
 	struct match mt = { NULL, NULL, 0 }, mmt = { NULL, NULL, 0 };
 	struct match rpmt = { NULL, NULL, 0 };
 	struct strvec bases = STRVEC_INIT;
@@ -772,30 +802,37 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	size_t start = sb->len;
 	int copies;
 
+	memset(&m, 0, sizeof(m));
 	/* <upstream> as resolved, and the tip: no second rev-parse */
 	p->head.name = vf->tip.buf;
 	strbuf_reset(&p->head.oid);
 	strbuf_add(&p->head.oid, vf->tip.buf, vf->tip.len);
 
-	/*
-	 * Beside the merge: is the "since" commit an ancestor of the tip,
-	 * and the subjects pulling brings, when the mail lists commits
-	 */
+	/* first the one walk: a merged tip needs no merge */
 	add_str(&since, &req->base);
-	since_cmd(&beside, since.buf, vf);
-	if (req->nr_authors || req->nr_extra_blocks)
-		pulled_cmd(&log, vf, &log_out, &log_err);
-	if (merge_try(&m, p, &bases, also, also_rc,
-		      req->nr_authors || req->nr_extra_blocks ? 2 : 1,
-		      &fail->why))
+	walk_cmd(&log, vf, &log_out, &log_err);
+	if (walk_parse(run_git(&log), &log_out, &log_err, since.buf,
+		       vf->tip.len, &w, fail))
 		goto out;
+	vf->merged = !w.nr;
+	vf->nr_pulled = w.nr;
+	/* no boundary: merge.c says why (unrelated, or a shallow clone) */
+	if (w.nr && !w.boundary && merge_bases(p, &bases, &fail->why))
+		goto out;
+	/* beside the merge, when the walk did not meet it: the "since" */
+	if (!w.since_met)
+		since_cmd(&beside, since.buf, vf);
+	if (vf->merged) {
+		if (!w.since_met)
+			since_rc = run_git(&beside);
+	} else if (merge_try(&m, p, NULL, also, &since_rc, !w.since_met,
+			     &fail->why)) {
+		goto out;
+	}
 	add_heading(sb, vf);
-	add_since_note(sb, vf, since.buf, also_rc[0]);
-	if ((req->nr_authors || req->nr_extra_blocks) &&
-	    pulled_subjects(also_rc[1], &log_out, &log_err, &pulled, fail))
-		goto out;
+	add_since_note(sb, vf, since.buf, since_rc);
 	if (req->nr_authors) {
-		long listed = foreign_commits(req, 1, &pulled);
+		long listed = foreign_commits(req, 1, pulled);
 
 		if (listed)
 			strbuf_addf(sb, porcelain ? "note shortlog-foreign %ld\n" :
@@ -819,7 +856,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	}
 
-	if (diff_merge(&m, numstat_stat, &out, &clean, &clean_stat, fail))
+	/* merged: nothing to pull, every diff empty */
+	if (!vf->merged &&
+	    diff_merge(&m, numstat_stat, &out, &clean, &clean_stat, fail))
 		goto out;
 	stat_numstat_totals(&clean, &ct);
 	if (porcelain) {
@@ -831,7 +870,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		strbuf_addch(sb, '\n');
 	}
 	if (req->nr_extra_blocks) {
-		long foreign = foreign_commits(req, 0, &pulled);
+		long foreign = foreign_commits(req, 0, pulled);
 
 		if (foreign) {
 			v = DIFFERS;
@@ -865,12 +904,17 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	}
 
-	request_pull_diff(&cp, p, bases.v[0], NULL, numstat);
-	cp.out = &rp_out;
-	if (run_or_fail(&cp, "git diff", fail))
+	/* merged: git request-pull's diffstat is as empty as the clean one */
+	if (!vf->merged && merge_bases(p, &bases, &fail->why))
 		goto out;
-	parse_numstat(&rp_out, &rp, NULL);
-	if (request_is(req, &rp, &rpmt)) {
+	if (!vf->merged) {
+		request_pull_diff(&cp, p, bases.v[0], NULL, numstat);
+		cp.out = &rp_out;
+		if (run_or_fail(&cp, "git diff", fail))
+			goto out;
+		parse_numstat(&rp_out, &rp, NULL);
+	}
+	if (!vf->merged && request_is(req, &rp, &rpmt)) {
 		v = MESSY;
 		if (porcelain) {
 			strbuf_addf(sb, "base %s\n", bases.v[0]);
@@ -910,7 +954,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 
 	v = DIFFERS;
 	if (!porcelain) {
-		add_differs_reason(sb, vf, &m);
+		add_differs_reason(sb, vf);
 	} else if (vf->nr_earlier) {
 		struct strvec numbers = STRVEC_INIT;
 
@@ -923,7 +967,10 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 			!porcelain && git_quote_path());
 
 out:
-	if (v != FAILED && v != CONFLICTS)
+	if (v != FAILED && v != CONFLICTS && vf->merged)
+		strbuf_add(&vf->merged_tree, p->upstream_tree.buf,
+			   p->upstream_tree.len);
+	else if (v != FAILED && v != CONFLICTS)
 		strbuf_add(&vf->merged_tree, m.tree.buf, m.tree.len);
 	if (porcelain && v != FAILED)
 		strbuf_addf(sb, "verdict %s\n", verdict_name[v]);
@@ -943,7 +990,7 @@ out:
 	strbuf_release(&since);
 	strbuf_release(&log_out);
 	strbuf_release(&log_err);
-	strvec_clear(&pulled);
+	strvec_clear(&w.pulled);
 	strvec_clear(&bases);
 	merge_release(&m);
 	return v;
@@ -958,6 +1005,7 @@ static void verifying_release(struct verifying *vf)
 	strbuf_release(&vf->subject);
 	strbuf_release(&vf->p.head.oid);
 	strbuf_release(&vf->merged_tree);
+	strbuf_release(&vf->refetch);
 }
 
 /* A limit of the fetch: the command line's, the config's, or ours. */
@@ -973,6 +1021,7 @@ struct request {
 	struct strbuf err;		/* its fetch's stderr */
 	struct fetch_request fetch;
 	int to_fetch;			/* waits for its fetch */
+	int local;			/* its tip is here already */
 	int ready;			/* its tip is known, or why not */
 	struct strbuf upstream, tree;	/* --in-order: what it is merged into */
 };
@@ -986,6 +1035,8 @@ struct verifying_all {
 	size_t nr;
 	size_t next_fetch;		/* the next request to fetch */
 	size_t next_report;		/* the next request to report */
+	size_t fetching;		/* fetches running */
+	struct progress *progress;
 	int mbox;
 	size_t count[NR_VERDICTS];
 	int status;
@@ -1104,16 +1155,21 @@ static void report_ready(struct verifying_all *all)
 			pull_in_memory(all, r);
 		if (v == FAILED) {
 			/* one message: as fatal as any other error */
-			if (!all->mbox)
+			if (!all->mbox) {
+				progress_clear(all->progress);
 				die("%s", r->fail.why.buf);
+			}
 			/* in an mbox: its report says so, the others go on */
 			add_failure(&sb, msg, &r->fail, opts->porcelain);
 		}
 		all->count[v]++;
 		all->status |= v != MATCHES;
+		progress_clear(all->progress);
 		fwrite(sb.buf, 1, sb.len, stdout);
 		flush_stdout();
 		strbuf_reset(&sb);
+		display_progress(all->progress, all->next_report,
+				 all->fetching);
 	}
 	strbuf_release(&sb);
 }
@@ -1131,7 +1187,34 @@ static int next_fetch(struct child_process *cp, void *data)
 		  &all->rq[all->next_fetch].fetch, cp,
 		  &all->rq[all->next_fetch].err);
 	all->next_fetch++;
+	display_progress(all->progress, all->next_report, ++all->fetching);
 	return 1;
+}
+
+/*
+ * The fetch of a request whose tip is here already ended (it exited rc):
+ * it only re-reads the branch.  When the branch moved, the fetched tip
+ * is verified, as when the tip was not here; when the fetch failed, the
+ * tip here is, with a note that says why the branch could not be read.
+ */
+static void refetched(struct request *r, int rc, struct verifying_all *all)
+{
+	struct strbuf tip = STRBUF_INIT, subject = STRBUF_INIT;
+	struct failure fail = { STRBUF_INIT };
+
+	if (fetch_result(rc, &r->err, &all->upstream, &r->fetch, &tip,
+			 &subject, &fail.why)) {
+		strbuf_add(&r->vf.refetch, fail.why.buf, fail.why.len);
+	} else {
+		r->vf.how = strcmp(tip.buf, r->vf.tip.buf) ? "moved" : "fetched";
+		strbuf_reset(&r->vf.tip);
+		strbuf_add(&r->vf.tip, tip.buf, tip.len);
+		strbuf_reset(&r->vf.subject);
+		strbuf_add(&r->vf.subject, subject.buf, subject.len);
+	}
+	strbuf_release(&tip);
+	strbuf_release(&subject);
+	strbuf_release(&fail.why);
 }
 
 /* run_git_parallel()'s done(): the fetch of request task ended. */
@@ -1146,8 +1229,11 @@ static void fetched(size_t task, int rc, void *data)
 			r = &all->rq[i];
 	if (!r)
 		BUG("a fetch for no request");
-	if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch, &r->vf.tip,
-			  &r->vf.subject, &r->fail.why))
+	all->fetching--;
+	if (r->local)
+		refetched(r, rc, all);
+	else if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch,
+			       &r->vf.tip, &r->vf.subject, &r->fail.why))
 		r->vf.how = strncmp(r->vf.tip.buf, r->vf.want.buf,
 				    r->vf.want.len) ? "moved" : "fetched";
 	r->ready = 1;
@@ -1155,8 +1241,9 @@ static void fetched(size_t task, int rc, void *data)
 }
 
 /*
- * The tips, with --no-fetch, as the repository has them: all looked
- * up at once.
+ * The tips the repository has already, all looked up at once: with
+ * --no-fetch, a tip not here is its request's error; else a tip here is
+ * verified as it is, its fetch only re-reading the branch.
  */
 static void find_local_tips(struct verifying_all *all)
 {
@@ -1187,13 +1274,14 @@ static void find_local_tips(struct verifying_all *all)
 			continue;
 		if (!commit_found(rcs[n], &out[n], &vf->tip, &vf->subject))
 			vf->how = "local";
-		else
+		else if (all->opts->no_fetch)
 			strbuf_addf(&r->fail.why, "the tip %s is not in this "
 				    "repository, and --no-fetch forbids fetching "
 				    "'%s' from '%s'", vf->want.buf,
 				    vf->ref.len ? vf->ref.buf : "HEAD",
 				    vf->url.buf);
-		r->ready = 1;
+		r->local = !!vf->how;
+		r->ready = all->opts->no_fetch;
 		strbuf_release(&out[n++]);
 	}
 	free(cps);
@@ -1244,7 +1332,8 @@ int verify(const struct options *opts)
 	if (!opts->no_fetch)
 		fetch_prepared(rc);
 
-	if (!list.mbox && list.nr == 1 && list.msg[0].error)
+	/* one mail, one output: a file, stdin or an mbox of it alone */
+	if (list.nr == 1 && list.msg[0].error)
 		die("no pull request in the message: %s", list.msg[0].error);
 	/* a request that cannot be read is one to report, not to skip */
 	for (i = 0; i < list.nr; i++)
@@ -1253,7 +1342,7 @@ int verify(const struct options *opts)
 		die("no pull request in any of the %zu messages", list.nr);
 
 	/* several requests, even in one message: a report each */
-	all.mbox = list.mbox || list.nr > 1;
+	all.mbox = list.nr > 1;
 	all.rq = xmalloc(nr * sizeof(*all.rq));
 	for (i = 0; i < list.nr; i++) {
 		const struct pullmsg *msg = &list.msg[i];
@@ -1273,6 +1362,7 @@ int verify(const struct options *opts)
 		strbuf_init(&r->fail.why);
 		strbuf_init(&r->err);
 		strbuf_init(&r->vf.merged_tree);
+		strbuf_init(&r->vf.refetch);
 		strbuf_init(&r->upstream);
 		strbuf_init(&r->tree);
 		add_str(&r->vf.url, &msg->req.url);
@@ -1328,12 +1418,14 @@ int verify(const struct options *opts)
 		r->to_fetch = 1;
 		to_fetch++;
 	}
-	if (opts->no_fetch)
-		find_local_tips(&all);
+	find_local_tips(&all);
+	progress_wanted(opts->progress);
+	all.progress = start_progress("Verifying pull requests", all.nr);
 	report_ready(&all);
 	if (to_fetch)
 		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
 	report_ready(&all);
+	stop_progress(&all.progress);
 
 	if (opts->porcelain)
 		printf("summary %zu %zu %zu %zu %zu %zu\n", all.nr,

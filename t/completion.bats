@@ -140,6 +140,7 @@ offers() {
 	"--pickaxe-all "
 	"--pickaxe-regex "
 	"--porcelain "
+	"--progress "
 	EOF
 	offers after "git clean-diffstat --re" <<-'EOF'
 	"--relative "
@@ -320,7 +321,9 @@ offers() {
 	"--in-order "
 	"--jobs="
 	"--no-fetch "
+	"--no-progress "
 	"--porcelain "
+	"--progress "
 	"--verify "
 	"--version "
 	EOF

@@ -76,6 +76,52 @@ publish_request() {
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
 }
 
+# run_traced <args>...: run_tool, GIT_TRACE naming each git the tool
+# starts; gits_run: their subcommands, into the file gits, one a line,
+# sorted.
+run_traced() {
+	remember_repo &&
+	capture env GIT_TRACE="$BATS_TEST_TMPDIR/trace" "${TOOL[@]}" "$@"
+}
+
+gits_run() {
+	sed -n 's/.* trace: built-in: git \(-c [^ ]* \)*\([a-z-]*\).*/\2/p' \
+		"$BATS_TEST_TMPDIR/trace" | sort >"$BATS_TEST_TMPDIR/gits"
+}
+
+@test "a tip upstream has merged in full is found in one walk: no merge, no diff" {
+	test_commit t1 a.c t1
+	publish_request
+	cd "$BATS_TEST_TMPDIR/repo"
+	git checkout -q linus && git merge -q --no-ff --no-edit topic
+	cd "$BATS_TEST_TMPDIR/receiver"
+	git pull -q --no-rebase "$BATS_TEST_TMPDIR/repo" linus
+	run_traced --verify="$r" --no-fetch
+	expect_status 1
+	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
+	# the walk (log --boundary) finds it merged; merge-base
+	# --is-ancestor is the request's "since" commit's, which that walk
+	# did not meet; config is core.quotePath, for the paths shown
+	gits_run
+	printf '%s\n' config log log mailinfo mailsplit merge-base rev-parse |
+		test_cmp - "$BATS_TEST_TMPDIR/gits"
+}
+
+@test "--no-fetch, a request that matches: the gits its answer needs and no other" {
+	test_commit t1 a.c t1
+	publish_request
+	git fetch -q "$PUB" topic
+	run_traced --verify="$r" --no-fetch
+	expect_status 0
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
+		"$BATS_TEST_TMPDIR/actual"
+	# mailsplit and mailinfo read the mail, rev-parse <upstream>, log -1
+	# the tip, log --boundary the one walk, merge-tree and diff the answer
+	gits_run
+	printf '%s\n' diff log log mailinfo mailsplit merge-tree rev-parse |
+		test_cmp - "$BATS_TEST_TMPDIR/gits"
+}
+
 @test "a tip with no commit in common with upstream: the request's error says unrelated" {
 	test_commit t1 a.c t1
 	git checkout -q --orphan other

@@ -78,6 +78,97 @@ fetched_header() {
 	expect_unchanged
 }
 
+@test "one mail, one report: from a message file, on stdin and as an mbox of that message alone" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.eml"
+	mail_mbox "$r.eml" >"$r.mbox"
+	receiver
+	for how in '' --porcelain; do
+		run_tool $how --verify="$r.eml" --allow-local
+		expect_status 0
+		mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
+		run_tool $how --verify --allow-local <"$r.eml"
+		expect_status 0
+		test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+		run_tool $how --verify="$r.mbox" --allow-local
+		expect_status 0
+		test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+	done
+	expect_unchanged
+}
+
+@test "one mail that cannot be verified: the same fatal error from a message file and from an mbox of it alone" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.eml"
+	mail_mbox "$r.eml" >"$r.mbox"
+	receiver
+	for input in "$r.eml" "$r.mbox"; do
+		run_tool --verify="$input" --allow-local --no-fetch
+		expect_failure 128 <<-EOF
+		fatal: the tip $tip is not in this repository, and --no-fetch forbids fetching 'topic' from '$url'
+		EOF
+	done
+}
+
+# on_terminal <args>...: git clean-diffstat <args> with its stderr on a
+# pseudo-terminal (script(1)), what it wrote there in the file tty, its
+# stdout in the file actual, its exit status in $status.
+on_terminal() {
+	command -v script >/dev/null || skip "no script(1)"
+	remember_repo
+	status=0
+	script -qefc "git clean-diffstat $* >$BATS_TEST_TMPDIR/actual" /dev/null \
+		>"$BATS_TEST_TMPDIR/tty" </dev/null || status=$?
+}
+
+# twice_in_mbox: history_simple's request twice in an mbox, $r.mbox;
+# cd to a receiver that has the tip.
+twice_in_mbox() {
+	simple_request &&
+	mail_message 7bit 'Subject: [GIT PULL] one' <"$r" >"$r.1" &&
+	mail_message 7bit 'Subject: [GIT PULL] two' <"$r" >"$r.2" &&
+	mail_mbox "$r".[12] >"$r.mbox" &&
+	receiver &&
+	git fetch -q "$PUB" topic
+}
+
+@test "on a terminal, stderr shows how many requests are done, as git's progress does; stdout is the report" {
+	twice_in_mbox
+	on_terminal --verify="$r.mbox" --no-fetch
+	expect_status 0
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | sed 's/ *$//' | grep . >"$BATS_TEST_TMPDIR/lines"
+	grep -qx 'Verifying pull requests:   0% (0/2)' "$BATS_TEST_TMPDIR/lines"
+	grep -qx 'Verifying pull requests:  50% (1/2)' "$BATS_TEST_TMPDIR/lines"
+	tail -n 1 "$BATS_TEST_TMPDIR/lines" | grep -qx 'Verifying pull requests: 100% (2/2), done.'
+	run_tool --verify="$r.mbox" --no-fetch
+	expect_no_stderr
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/not-on-terminal"
+	on_terminal --verify="$r.mbox" --no-fetch
+	test_cmp "$BATS_TEST_TMPDIR/not-on-terminal" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "the fetches running are in the progress line" {
+	twice_in_mbox
+	on_terminal --verify="$r.mbox" --allow-local --jobs=1
+	expect_status 0
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | grep -q '(0/2), 1 fetching'
+}
+
+@test "no progress on a terminal with --no-progress or -q; --progress shows it where stderr is no terminal" {
+	twice_in_mbox
+	for quiet in --no-progress -q; do
+		on_terminal --verify="$r.mbox" --no-fetch "$quiet"
+		expect_status 0
+		[ ! -s "$BATS_TEST_TMPDIR/tty" ]
+	done
+	run_tool --verify="$r.mbox" --no-fetch --progress
+	expect_status 0
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/stderr" |
+		grep -qx 'Verifying pull requests: 100% (2/2), done.'
+	run_tool --verify="$r.mbox" --no-fetch --progress --no-progress
+	expect_no_stderr
+}
+
 # messy_request: the document's messy history requested; its merge
 # base in $base, the procedure's clean diffstat in the file clean; cd to
 # the receiver.
@@ -180,9 +271,51 @@ verifies_messy_porcelain() {
 	rm -rf "$PUB"
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
 	expect_status 0
-	sed -n 3p "$BATS_TEST_TMPDIR/actual" |
-		grep -qx 'the tip is in this repository'
+	{
+		printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
+			"the tip is in this repository"
+		cat <<-EOF
+		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		clean diffstat:     3 files changed, 17 insertions(+), 2 deletions(-)
+		verdict: matches: the request's diffstat is what pulling it changes
+		EOF
+	} | expect_stdout
 	expect_unchanged
+}
+
+@test "the tip already here and its server gone: verified at once, one note says the branch could not be re-read, exit 0" {
+	simple_request
+	receiver
+	git fetch -q "$PUB" topic
+	rm -rf "$PUB"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 0
+	{
+		printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
+			"the tip is in this repository"
+		cat <<-EOF
+		note: the branch could not be re-read: cannot fetch 'topic' from '$url': '$PUB' does not appear to be a git repository
+		request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)
+		clean diffstat:     3 files changed, 17 insertions(+), 2 deletions(-)
+		verdict: matches: the request's diffstat is what pulling it changes
+		EOF
+	} | expect_stdout
+	expect_no_stderr
+	expect_unchanged
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
+	expect_status 0
+	grep -qx "tip $tip $tip local" "$BATS_TEST_TMPDIR/actual"
+	grep -qx "note refetch-failed cannot fetch 'topic' from '$url': '$PUB' does not appear to be a git repository" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "the tip already here and the branch since moved: the fetch's tip is verified, as without it" {
+	moved_request
+	git fetch -q "$PUB" "$asked"
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	expect_moved_report
 }
 
 # moved_request: history_simple's topic requested, then moved on by a
@@ -407,7 +540,10 @@ expect_moved_report() {
 	perl -ne 's/^( \d+ files changed)/ evil\xe2\x80\xaecod.sh | 1 +\n$1/;
 		print unless /^ "doc/' "$r" |
 		mail_message 8bit 'Subject: =?utf-8?q?=E2=80=AE=E2=80=8Bpull?=' >"$r.1"
-	mail_mbox "$r.1" >"$r.mbox"
+	# a reply after it: the subject line is an mbox's (one mail alone
+	# is reported as from a file)
+	echo 'Thanks, pulled.' | mail_message 7bit 'Subject: Re: pull' >"$r.2"
+	mail_mbox "$r.1" "$r.2" >"$r.mbox"
 	receiver
 	run_tool --verify="$r.mbox" --allow-local
 	expect_status 1
@@ -1029,6 +1165,23 @@ nothing_ran() {
 	EOF
 }
 
+@test "--verify of a file that is not there: one fatal line with git mailsplit's reason, exit 128" {
+	history_simple
+	run_tool --verify="$BATS_TEST_TMPDIR/nowhere" --no-fetch
+	expect_failure 128 <<-EOF
+	fatal: cannot read the mail: cannot stat $BATS_TEST_TMPDIR/nowhere: No such file or directory
+	EOF
+}
+
+@test "--verify of an empty file: one fatal line with git mailsplit's reason, exit 128" {
+	history_simple
+	: >"$BATS_TEST_TMPDIR/empty"
+	run_tool --verify="$BATS_TEST_TMPDIR/empty" --no-fetch
+	expect_failure 128 <<-EOF
+	fatal: cannot read the mail: empty mbox: '$BATS_TEST_TMPDIR/empty'
+	EOF
+}
+
 @test "a message without a pull request: fatal, naming what is missing" {
 	history_simple
 	echo 'Hi, please pull.' >"$BATS_TEST_TMPDIR/request"
@@ -1043,7 +1196,7 @@ nothing_ran() {
 	history_simple
 	for args in '--verify --check' '--explain --verify' '--verify --request-pull a b' \
 		'--verify --stat' '--verify linus topic' '--no-fetch' '--allow-local linus' \
-		'--verify= linus'; do
+		'--verify= linus' '--progress' '--no-progress linus' '-q'; do
 		# shellcheck disable=SC2086 # the words of args
 		run_tool $args
 		expect_status 129

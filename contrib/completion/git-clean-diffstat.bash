@@ -145,7 +145,7 @@ _git_clean_diffstat ()
 			if [ "$mode" = verify ]; then
 				__gitcomp "--verify --no-fetch --allow-local --porcelain
 					--fetch-timeout= --fetch-stall= -j --jobs= --in-order
-					-h --help --version --end-of-options"
+					--progress --no-progress -q -h --help --version --end-of-options"
 				return
 			fi
 			# The modes exclude one another (--porcelain is
@@ -154,7 +154,7 @@ _git_clean_diffstat ()
 			"")		opts="--check --explain --porcelain --request-pull
 					      --verify --verify= --no-fetch --allow-local
 					      --fetch-timeout= --fetch-stall= -j --jobs=
-					      --in-order" ;;
+					      --in-order --progress --no-progress -q" ;;
 			explain|porcelain) opts="--explain --porcelain" ;;
 			*)		opts="--$mode" ;;
 			esac

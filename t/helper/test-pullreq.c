@@ -9,8 +9,8 @@
  *		pullreq_find() over the text as it is: the request's lines
  *		as below, or "error <what is missing>"
  *	test-pullreq mail [<file>]
- *		pullmsg_read() of the file or stdin: "mbox" when it is a
- *		mailbox, then per message: "message <n>" (and "request <i>
+ *		pullmsg_read() of the file or stdin, per message:
+ *		"message <n>" (and "request <i>
  *		of <n>" when it holds several), then "<field> <value>" lines
  *		(subject, from, date; then error and "telltale" when it
  *		looks like a request, or base, url, ref, tip, tag-message,
@@ -244,8 +244,6 @@ static int cmd_mail(const char *file)
 	size_t i;
 
 	pullmsg_read(file, &list);
-	if (list.mbox)
-		puts("mbox");
 	for (i = 0; i < list.nr; i++) {
 		const struct pullmsg *m = &list.msg[i];
 
