@@ -64,13 +64,19 @@ publish_request() {
 	expect_unchanged
 }
 
-@test "a tip upstream has merged in full: differs, the tip is merged, not 'some of these changes'" {
-	test_commit t1 a.c t1
-	publish_request
-	cd "$BATS_TEST_TMPDIR/repo"
-	git checkout -q linus && git merge -q --no-ff --no-edit topic
-	cd "$BATS_TEST_TMPDIR/receiver"
+# request_merged_upstream: a request of one commit, which upstream has
+# since merged and the receiver pulled.
+request_merged_upstream() {
+	test_commit t1 a.c t1 &&
+	publish_request &&
+	cd "$BATS_TEST_TMPDIR/repo" &&
+	git checkout -q linus && git merge -q --no-ff --no-edit topic &&
+	cd "$BATS_TEST_TMPDIR/receiver" &&
 	git pull -q --no-rebase "$BATS_TEST_TMPDIR/repo" linus
+}
+
+@test "a tip upstream has merged in full: differs, the tip is merged, not 'some of these changes'" {
+	request_merged_upstream
 	run_tool --verify="$r" --allow-local
 	expect_status 1
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
@@ -90,12 +96,7 @@ gits_run() {
 }
 
 @test "a tip upstream has merged in full is found in one walk: no merge, no diff" {
-	test_commit t1 a.c t1
-	publish_request
-	cd "$BATS_TEST_TMPDIR/repo"
-	git checkout -q linus && git merge -q --no-ff --no-edit topic
-	cd "$BATS_TEST_TMPDIR/receiver"
-	git pull -q --no-rebase "$BATS_TEST_TMPDIR/repo" linus
+	request_merged_upstream
 	run_traced --verify="$r" --no-fetch
 	expect_status 1
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"

@@ -195,13 +195,12 @@ http_server_on() {
 	HTTP_URL=http://127.0.0.1:$2
 }
 
+# start_silent_server: a server that accepts every connection, holds
+# it open and reads nothing; its port in $SILENT_PORT.
+# shellcheck disable=SC2034 # SILENT_PORT is for the tests
 start_silent_server() {
-	local dir tries=200
-	dir=$(servers_dir)
-	mkdir -p "$dir" && rm -f "$dir/silent.port" || return
-	# it holds every connection open, and reads nothing
 	# shellcheck disable=SC2016 # perl's variables
-	start_server silent perl -MIO::Socket::INET -e '
+	listen_and_say_port silent perl -MIO::Socket::INET -e '
 		my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1",
 			LocalPort => 0, Listen => 16) or die "listen: $!\n";
 		open(my $f, ">", "$ARGV[0].new") or die "$ARGV[0]: $!\n";
@@ -209,18 +208,8 @@ start_silent_server() {
 		close($f);
 		rename("$ARGV[0].new", $ARGV[0]) or die "$ARGV[0]: $!\n";
 		my @held;
-		while (my $c = $s->accept) { push(@held, $c) }' "$dir/silent.port" || return
-	while [ ! -s "$dir/silent.port" ]; do
-		if ! alive "$SERVER_PID" || [ "$tries" -eq 0 ]; then
-			echo "the silent server did not start; its log:" >&2
-			cat "$dir/silent.log" >&2
-			return 1
-		fi
-		sleep 0.05
-		tries=$((tries - 1))
-	done
-	read -r SILENT_PORT <"$dir/silent.port" &&
-	wait_listening "$SERVER_PID" "$SILENT_PORT" silent
+		while (my $c = $s->accept) { push(@held, $c) }' &&
+	SILENT_PORT=$LISTEN_PORT
 }
 
 # listen_and_say_port <name> <command>...: start_server <name> with
