@@ -14,7 +14,7 @@ setup() {
 usage_text() {
 	cat <<-\EOF
 	usage: git clean-diffstat [<options>] [<diff-options>] [<upstream> [<head>]] [-- <pathspec>...]
-	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--jobs=<n>] [--in-order] [--porcelain] [<upstream>]
+	   or: git clean-diffstat --verify[=<file>] [--no-fetch] [--allow-local] [--fetch-timeout=<seconds>] [--fetch-stall=<seconds>] [--jobs=<n>] [--in-order] [--[no-]progress] [-q] [--porcelain] [<upstream>]
 	
 	    --check               say whether git request-pull's diffstat is messy
 	    --explain             show how git request-pull's diffstat differs
@@ -34,6 +34,9 @@ usage_text() {
 	    -j, --jobs=<n>        --verify: fetch <n> requests at a time (the cores)
 	    --in-order            --verify: check each request as pulled after
 	                          those before it in the mbox
+	    --progress            --verify: show progress on stderr (default: when it
+	                          is a terminal)
+	    -q, --no-progress     --verify: show no progress
 	    --allow-unrelated-histories
 	                          allow merging histories without a common ancestor
 	    -h                    show this help and exit
