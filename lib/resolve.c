@@ -317,60 +317,48 @@ static void parse_trace(struct pull *p, char *trace)
 }
 
 /*
- * The git rev-parse of resolve(), its trace2 on its stderr: the version
- * and the settings come with the ids, at no cost of another git.  The
- * nr gits of also run beside it, their statuses into rcs.
+ * Prepare cp to run the git rev-parse of resolve() for the nr specs,
+ * its output into out and its trace2 into trace, on its stderr: the
+ * version and the settings come with the ids, at no cost of another
+ * git.
  */
-static int rev_parse(struct pull *p, const char *const *spec, int nr,
-		     struct strbuf **id, struct child_process **also,
-		     int *rcs, size_t nr_also)
+static void rev_parse_cmd(struct child_process *cp, const char *const *spec,
+			  int nr, struct strbuf *out, struct strbuf *trace)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct child_process *cps[4] = { &cp };
-	struct strbuf out = STRBUF_INIT, trace = STRBUF_INIT;
-	int rc, all[4];
-	size_t i;
-
-	if (nr_also > 3)
-		BUG("resolve_beside() runs at most 3 gits beside its own");
-	strvec_pushl(&cp.args, "rev-parse", "--path-format=absolute",
+	strvec_pushl(&cp->args, "rev-parse", "--path-format=absolute",
 		     "--git-path", "objects", "--show-prefix",
 		     "--end-of-options", NULL);
-	strvec_pushv(&cp.args, spec, (size_t)nr);
-	strvec_push(&cp.args, "--");
-	lazy_fetch_off(&cp);
-	strvec_pushl(&cp.env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
+	strvec_pushv(&cp->args, spec, (size_t)nr);
+	strvec_push(&cp->args, "--");
+	lazy_fetch_off(cp);
+	strvec_pushl(&cp->env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
 		     "GIT_TRACE2_CONFIG_PARAMS=diff.algorithm,"
 		     "extensions.partialclone,remote.*.promisor", NULL);
-	cp.out = &out;
-	cp.err = &trace;
-	for (i = 0; i < nr_also; i++)
-		cps[i + 1] = also[i];
-	run_git_all(cps, all, nr_also + 1);
-	for (i = 0; i < nr_also; i++)
-		rcs[i] = all[i + 1];
-	rc = all[0] || parse_resolution(p, &out, nr, id);
-	if (!rc)
-		parse_trace(p, trace.buf);
-	strbuf_release(&out);
-	strbuf_release(&trace);
-	return rc;
+	cp->out = out;
+	cp->err = trace;
+}
+
+/* What it gave (it exited rc): 0 and the nr ids in id[], or -1. */
+static int rev_parse_result(struct pull *p, int rc, struct strbuf *out,
+			    struct strbuf *trace, int nr, struct strbuf **id)
+{
+	if (rc || parse_resolution(p, out, nr, id))
+		return -1;
+	parse_trace(p, trace->buf);
+	return 0;
 }
 
 /*
  * One git rev-parse gives the object directory, the current directory's
  * prefix, both commits and the upstream tree.  "--end-of-options" keeps
  * a revision spelled like an option from being taken as one, and the
- * final "--" keeps a revision from being taken as a file name.  When it
- * fails, each revision is tried on its own, to use it after all or to
- * say what is wrong with it.
+ * final "--" keeps a revision from being taken as a file name.
  */
-void resolve_beside(struct pull *p, const char *upstream, const char *head,
-		    struct child_process **also, int *rcs, size_t nr)
+void resolve_cmd(struct pull *p, const char *upstream, const char *head,
+		 struct child_process *cp, struct strbuf *out,
+		 struct strbuf *err)
 {
 	struct strbuf spec[3] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
-	struct strbuf *id[3] = { &p->upstream.oid, &p->upstream_tree,
-				 &p->head.oid };
 	const char *v[3];
 	int i;
 
@@ -390,29 +378,56 @@ void resolve_beside(struct pull *p, const char *upstream, const char *head,
 	strbuf_addf(&spec[2], "%s^{commit}", p->head.name);
 	for (i = 0; i < 3; i++)
 		v[i] = spec[i].buf;
-	if (rev_parse(p, v, 3, id, also, rcs, nr)) {
+	rev_parse_cmd(cp, v, 3, out, err);
+	for (i = 0; i < 3; i++)
+		strbuf_release(&spec[i]);
+}
+
+/*
+ * When the git rev-parse of resolve_cmd() fails, each revision is
+ * tried on its own, to use it after all or to say what is wrong with
+ * it.
+ */
+void resolve_result(struct pull *p, int rc, struct strbuf *out,
+		    struct strbuf *err)
+{
+	struct strbuf *id[3] = { &p->upstream.oid, &p->upstream_tree,
+				 &p->head.oid };
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf spec = STRBUF_INIT;
+	const char *v[1];
+	int i;
+
+	if (rev_parse_result(p, rc, out, err, 3, id)) {
 		for (i = 0; i < 3; i++)
 			strbuf_reset(id[i]);
 		strbuf_reset(&p->objdir);
 		strbuf_reset(&p->prefix);
 		resolve_one(p, &p->upstream, &p->upstream.oid);
 		resolve_one(p, &p->head, &p->head.oid);
-		strbuf_reset(&spec[1]);
-		strbuf_addf(&spec[1], "%s^{tree}", p->upstream.oid.buf);
-		v[0] = spec[1].buf;
-		if (rev_parse(p, v, 1, &id[1], NULL, NULL, 0))
+		strbuf_addf(&spec, "%s^{tree}", p->upstream.oid.buf);
+		v[0] = spec.buf;
+		strbuf_reset(out);
+		strbuf_reset(err);
+		rev_parse_cmd(&cp, v, 1, out, err);
+		if (rev_parse_result(p, run_git(&cp), out, err, 1, &id[1]))
 			die("cannot resolve '%s' and '%s' to two commits",
 			    p->upstream.name, p->head.name);
+		strbuf_release(&spec);
 	}
-	for (i = 0; i < 3; i++)
-		strbuf_release(&spec[i]);
 	/* from now on, no git of ours can write into the repository */
 	quarantine_enter(p->objdir.buf);
 }
 
 void resolve(struct pull *p, const char *upstream, const char *head)
 {
-	resolve_beside(p, upstream, head, NULL, NULL, 0);
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	resolve_cmd(p, upstream, head, &cp, &out, &err);
+	resolve_result(p, run_git(&cp), &out, &err);
+	strbuf_release(&out);
+	strbuf_release(&err);
 }
 
 void pull_release(struct pull *p)

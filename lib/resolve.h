@@ -42,12 +42,17 @@ struct pull {				/* pulling head into upstream */
 void resolve(struct pull *p, const char *upstream, const char *head);
 
 /*
- * resolve(), with the nr (at most 3) gits of also, which need nothing
- * of it, run at the same time as its git rev-parse: their statuses go
- * into rcs, as run_git_all() gives them.
+ * resolve() in two steps, for a caller that runs other gits at the same
+ * time (run_git_all()): resolve_cmd() fills in the names and prepares
+ * cp to run the git rev-parse, its output into out and what it says
+ * into err; resolve_result() takes what it gave (it exited rc) and does
+ * the rest, dying as resolve() does.  The caller releases out and err.
  */
-void resolve_beside(struct pull *p, const char *upstream, const char *head,
-		    struct child_process **also, int *rcs, size_t nr);
+void resolve_cmd(struct pull *p, const char *upstream, const char *head,
+		 struct child_process *cp, struct strbuf *out,
+		 struct strbuf *err);
+void resolve_result(struct pull *p, int rc, struct strbuf *out,
+		    struct strbuf *err);
 void pull_release(struct pull *p);
 
 /* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */

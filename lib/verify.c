@@ -1305,12 +1305,12 @@ int verify(const struct options *opts)
 	static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
 	struct verifying_all all = { .opts = opts };
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
-	struct strbuf config = STRBUF_INIT;
+	struct strbuf config = STRBUF_INIT, rev = STRBUF_INIT, rev_err = STRBUF_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT, split = CHILD_PROCESS_INIT;
-	struct child_process init = CHILD_PROCESS_INIT;
-	struct child_process *cps[2] = { &split, &cp }, *init_cp = &init;
+	struct child_process init = CHILD_PROCESS_INIT, up = CHILD_PROCESS_INIT;
+	struct child_process *cps[3] = { &up, &split, &cp }, *init_cp = &init;
 	size_t i, nr = 0, to_fetch = 0;
-	int rcs[2], rc;
+	int rcs[3], rc;
 
 	/*
 	 * git mailsplit, and beside it <upstream> and the receiver's
@@ -1318,17 +1318,21 @@ int verify(const struct options *opts)
 	 * them git init of the repository the fetches go to
 	 */
 	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
+	resolve_cmd(&all.upstream, opts->upstream, opts->upstream, &up, &rev,
+		    &rev_err);
 	pullmsg_split_cmd(opts->verify_file, &list, &split);
 	if (!opts->no_fetch)
 		fetch_settings_cmd(&cp, &config);
-	resolve_beside(&all.upstream, opts->upstream, opts->upstream, cps,
-		       rcs, opts->no_fetch ? 1 : 2);
+	run_git_all(cps, rcs, opts->no_fetch ? 2 : 3);
+	resolve_result(&all.upstream, rcs[0], &rev, &rev_err);
+	strbuf_release(&rev);
+	strbuf_release(&rev_err);
 	if (!opts->no_fetch)
-		fetch_settings_parse(&all.settings, rcs[1], &config);
+		fetch_settings_parse(&all.settings, rcs[2], &config);
 	strbuf_release(&config);
 	if (!opts->no_fetch)
 		fetch_prepare_cmd(&all.upstream, &init);
-	pullmsg_read_split(&list, rcs[0], &init_cp, &rc, !opts->no_fetch);
+	pullmsg_read_split(&list, rcs[1], &init_cp, &rc, !opts->no_fetch);
 	if (!opts->no_fetch)
 		fetch_prepared(rc);
 
