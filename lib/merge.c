@@ -170,40 +170,21 @@ static int parse_bases(const struct pull *p, int rc, struct strbuf *out,
 	return -1;
 }
 
-/* At most this many gits beside merge-tree and merge-base */
-#define MAX_ALSO 2
-
-/*
- * Merge in memory; a conflict is no failure (git merge-tree exits 1).
- * The merge bases, when asked for, are found by a git merge-base run
- * beside it, and so are the caller's nr_also gits also (their exit
- * codes into rcs).
- */
-static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
-		 struct strvec *bases, struct child_process **also, int *rcs,
-		 size_t nr_also, struct strbuf *why)
+void merge_cmd(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct child_process *cp)
 {
-	struct child_process cp = CHILD_PROCESS_INIT, mb = CHILD_PROCESS_INIT;
-	struct child_process *cps[2 + MAX_ALSO] = { &cp, &mb };
-	struct strbuf mb_out = STRBUF_INIT, mb_err = STRBUF_INIT, err = STRBUF_INIT;
-	struct strbuf cdup = STRBUF_INIT;
-	const char *bad;
-	int all[2 + MAX_ALSO], rc;
-	size_t i, nr = bases ? 2 : 1;
-
-	if (nr_also > MAX_ALSO)
-		BUG("merge() runs at most %d gits beside its own", MAX_ALSO);
-
 	memset(m, 0, sizeof(*m));
 	m->pull = p;
+	m->allow_unrelated = allow_unrelated;
 	strbuf_init(&m->output);
+	strbuf_init(&m->err);
 	strbuf_init(&m->tree);
 	strbuf_init(&m->paths);
 	quarantine_create();
 	quarantine_env(&m->env, p->objdir.buf);
 
-	strvec_pushl(&cp.args, "merge-tree", "--write-tree", "-z", "--messages",
-		     NULL);
+	strvec_pushl(&cp->args, "merge-tree", "--write-tree", "-z",
+		     "--messages", NULL);
 	/*
 	 * git merge's content merges follow diff.algorithm from 2.50 on
 	 * (it reads it from 2.47, but merge-ort kept to histogram until
@@ -211,59 +192,59 @@ static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
 	 * only, to no effect): say it (merge-tree takes -X from 2.43).
 	 */
 	if (p->git_version >= 250 && p->diff_algorithm.len)
-		strvec_pushf(&cp.args, "-Xdiff-algorithm=%s",
+		strvec_pushf(&cp->args, "-Xdiff-algorithm=%s",
 			     p->diff_algorithm.buf);
 	if (allow_unrelated)
-		strvec_push(&cp.args, "--allow-unrelated-histories");
-	strvec_pushl(&cp.args, p->upstream.oid.buf, p->head.oid.buf, NULL);
-	strvec_pushv(&cp.env, m->env.v, m->env.nr);
+		strvec_push(&cp->args, "--allow-unrelated-histories");
+	strvec_pushl(&cp->args, p->upstream.oid.buf, p->head.oid.buf, NULL);
+	strvec_pushv(&cp->env, m->env.v, m->env.nr);
 	/*
 	 * Attributes (merge drivers, text, eol) as the procedure has them:
 	 * its merge runs in a checkout of <upstream>.  Git before 2.41 knows
 	 * no GIT_ATTR_SOURCE and takes the work tree's.
 	 */
-	strvec_pushf(&cp.env, "GIT_ATTR_SOURCE=%s", p->upstream.oid.buf);
-	cp.out = &m->output;
-	cp.err = &err;
-	if (bases)
-		merge_base_cmd(&mb, p, &mb_out, &mb_err);
-	for (i = 0; i < nr_also; i++)
-		cps[nr++] = also[i];
-	run_git_all(cps, all, nr);
-	for (i = 0; i < nr_also; i++)
-		rcs[i] = all[nr - nr_also + i];
-	/* first: without a merge base, nothing else can be told */
-	rc = bases ? parse_bases(p, all[1], &mb_out, &mb_err, bases, why) : 0;
-	strbuf_release(&mb_out);
-	strbuf_release(&mb_err);
-	if (rc) {
-		strbuf_release(&err);
-		return -1;
-	}
+	strvec_pushf(&cp->env, "GIT_ATTR_SOURCE=%s", p->upstream.oid.buf);
+	cp->out = &m->output;
+	cp->err = &m->err;
+}
 
-	rc = all[0];
+/*
+ * git merge-tree exited rc: a conflict is no failure (it exits 1), but
+ * no tree is.  Die of a failure, or with why, say why in it: -1.
+ */
+static int merge_failed(struct merge *m, int rc, struct strbuf *why)
+{
+	const struct pull *p = m->pull;
+
 	if (rc == 129)
 		check_git_version();
-	if (rc != 0 && rc != 1 && !allow_unrelated && !why && no_merge_base(p))
+	if (rc != 0 && rc != 1 && !m->allow_unrelated && !why &&
+	    no_merge_base(p))
 		die_unrelated(p, 1);
-	if ((rc != 0 && rc != 1) ||
-	    (rc == 1 && !memchr(m->output.buf, '\0', m->output.len))) {
-		/*
-		 * It failed, or exited 1 with no tree: it could not merge at
-		 * all ("not something we can merge" when a commit cannot be
-		 * read).  Pass on what it and its merge drivers said, unless
-		 * a signal cut it short: half a tree id is nobody's message.
-		 */
-		if (why) {
-			run_reason(why, "git merge-tree", rc, &err);
-			strbuf_release(&err);
-			return -1;
-		}
-		if (rc > 0)
-			fwrite(m->output.buf, 1, m->output.len, stderr);
-		die_with_git("git merge-tree", rc, &err);
-	}
-	strbuf_release(&err);
+	if (!rc || (rc == 1 && memchr(m->output.buf, '\0', m->output.len)))
+		return 0;
+	/*
+	 * It failed, or exited 1 with no tree: it could not merge at all
+	 * ("not something we can merge" when a commit cannot be read).
+	 * Pass on what it and its merge drivers said, unless a signal cut
+	 * it short: half a tree id is nobody's message.
+	 */
+	if (why)
+		return run_reason(why, "git merge-tree", rc, &m->err);
+	if (rc > 0)
+		fwrite(m->output.buf, 1, m->output.len, stderr);
+	die_with_git("git merge-tree", rc, &m->err);
+}
+
+int merge_result(struct merge *m, int rc, struct strbuf *why)
+{
+	const struct pull *p = m->pull;
+	struct strbuf cdup = STRBUF_INIT;
+	const char *bad;
+
+	if (merge_failed(m, rc, why))
+		return -1;
+	strbuf_release(&m->err);
 	if (mtree_parse(m->output.buf, m->output.len, p->upstream.oid.len,
 			&m->res, &bad)) {
 		if (!why)
@@ -284,17 +265,27 @@ static int merge(struct merge *m, const struct pull *p, int allow_unrelated,
 	return 0;
 }
 
+/*
+ * The merge, and the merge bases when asked for, found by a git
+ * merge-base run beside it: without them, nothing else can be told.
+ */
 void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 	       struct strvec *bases)
 {
-	merge(m, p, allow_unrelated, bases, NULL, NULL, 0, NULL);
-}
+	struct child_process cp = CHILD_PROCESS_INIT, mb = CHILD_PROCESS_INIT;
+	struct child_process *cps[2] = { &cp, &mb };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int rcs[2];
 
-int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
-	      struct child_process **also, int *rcs, size_t nr_also,
-	      struct strbuf *why)
-{
-	return merge(m, p, 0, bases, also, rcs, nr_also, why);
+	merge_cmd(m, p, allow_unrelated, &cp);
+	if (bases)
+		merge_base_cmd(&mb, p, &out, &err);
+	run_git_all(cps, rcs, bases ? 2 : 1);
+	if (bases)
+		parse_bases(p, rcs[1], &out, &err, bases, NULL);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	merge_result(m, rcs[0], NULL);
 }
 
 int merge_bases(const struct pull *p, struct strvec *bases, struct strbuf *why)
@@ -330,6 +321,7 @@ void merge_release(struct merge *m)
 	strvec_clear(&m->gitmodules);
 	mtree_release(&m->res);
 	strbuf_release(&m->output);
+	strbuf_release(&m->err);
 	strbuf_release(&m->tree);
 	strbuf_release(&m->paths);
 }

@@ -34,32 +34,37 @@ struct merge {
 	struct strvec env;		/* the quarantine, for every git after */
 	struct strvec gitmodules;	/* the merged tree's, for the diff */
 	struct strbuf output;		/* merge-tree's; res points into it */
+	struct strbuf err;		/* what merge-tree said on stderr */
 	struct mtree_result res;	/* conflicted paths from the top */
 	struct strbuf tree;		/* the merged tree's id */
 	struct strbuf paths;		/* where res's entries' paths are */
 	int conflicted;
+	int allow_unrelated;
 };
 
 void merge_run(struct merge *m, const struct pull *p, int allow_unrelated,
 	       struct strvec *bases);
 
 /*
- * merge_run() for a caller that goes on after a failure (--verify's
- * requests, one after the other): -1 with the reason in why, one line
- * ("unrelated: ..." when there is no merge base, or in a shallow clone
- * that it is missing from it and how to deepen it, as merge_run()
- * says), where merge_run() would die; the caller releases m all the same.  Its nr_also gits
- * (at most 2) run beside the merge, their exit codes into rcs.
+ * The merge alone in two steps, for a caller that runs other gits at
+ * the same time (run_git_all()) and goes on after a failure (--verify's
+ * requests, one after the other): merge_cmd() makes the quarantine and
+ * prepares cp to run git merge-tree, its output into m; merge_result()
+ * takes its exit code rc and reads the merge.  It returns 0, or -1 with
+ * the reason in why, one line, where merge_run() would die (and dies
+ * when why is NULL).  The caller releases m all the same.
  */
-int merge_try(struct merge *m, const struct pull *p, struct strvec *bases,
-	      struct child_process **also, int *rcs, size_t nr_also,
-	      struct strbuf *why);
+void merge_cmd(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct child_process *cp);
+int merge_result(struct merge *m, int rc, struct strbuf *why);
 void merge_release(struct merge *m);
 
 /*
  * git merge-base --all <upstream> <head> alone, for a caller that
  * merged without asking for the bases and needs them after all: 0, or
- * -1 with why in one line, as merge_try() says it.
+ * -1 with why in one line: "unrelated: ..." when there is none, or in
+ * a shallow clone that it is missing from it and how to deepen it, as
+ * merge_run() says.
  */
 int merge_bases(const struct pull *p, struct strvec *bases, struct strbuf *why);
 

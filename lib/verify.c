@@ -786,7 +786,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	struct numstat rp = NUMSTAT_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct child_process beside = CHILD_PROCESS_INIT, log = CHILD_PROCESS_INIT;
-	struct child_process *also[1] = { &beside };
+	struct child_process merging = CHILD_PROCESS_INIT, *cps[2];
+	int rcs[2];
+	size_t n = 0;
 	struct strbuf since = STRBUF_INIT, log_out = STRBUF_INIT;
 	struct strbuf log_err = STRBUF_INIT;
 	struct walk w = { STRVEC_INIT, 0, 0, 0 };
@@ -820,15 +822,19 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 	if (w.nr && !w.boundary && merge_bases(p, &bases, &fail->why))
 		goto out;
 	/* beside the merge, when the walk did not meet it: the "since" */
-	if (!w.since_met)
-		since_cmd(&beside, since.buf, vf);
-	if (vf->merged) {
-		if (!w.since_met)
-			since_rc = run_git(&beside);
-	} else if (merge_try(&m, p, NULL, also, &since_rc, !w.since_met,
-			     &fail->why)) {
-		goto out;
+	if (!vf->merged) {
+		merge_cmd(&m, p, 0, &merging);
+		cps[n++] = &merging;
 	}
+	if (!w.since_met) {
+		since_cmd(&beside, since.buf, vf);
+		cps[n++] = &beside;
+	}
+	run_git_all(cps, rcs, n);
+	if (!w.since_met)
+		since_rc = rcs[n - 1];
+	if (!vf->merged && merge_result(&m, rcs[0], &fail->why))
+		goto out;
 	add_heading(sb, vf);
 	add_since_note(sb, vf, since.buf, since_rc);
 	if (req->nr_authors) {
