@@ -14,60 +14,78 @@
 
 
 /*
- * What both modes compare, from gits run at the same time: desc[i] is
- * "<abbreviated id> <subject>" of each merge base, the subject as
- * quote_shown() shows it, messy git request-pull's diffstat from the
- * first, clean the clean one, both with the user's diff options and
- * format.  The nr gits of also run with them.
+ * What both modes compare: the merge bases described, git request-pull's
+ * diffstat from the first (messy) and the clean one, both with the
+ * user's diff options and format.  diffstats_cmd() prepares the three
+ * gits and puts them first in the caller's list cps, which the caller
+ * runs with its own (run_git_all_or_die()); diffstats_parse() reads
+ * what they said.
  */
-static void diffstats(const struct merge *m, const struct options *opts,
-		      const struct strvec *base, const char *const *format,
-		      struct strvec *desc, struct strbuf *messy,
-		      struct strbuf *clean, struct child_process *also,
-		      size_t nr)
+#define DIFFSTATS_NR 3
+
+struct diffstats {
+	struct child_process cp[DIFFSTATS_NR];	/* git log, the two diffs */
+	struct strbuf log;
+	struct strbuf messy, clean;
+	struct strvec desc;		/* "<abbreviated id> <subject>" of
+					   each merge base, the subject as
+					   quote_shown() shows it */
+};
+
+static void diffstats_cmd(struct diffstats *d, const struct merge *m,
+			  const struct options *opts, const struct strvec *base,
+			  const char *const *format, struct child_process **cps)
 {
-	struct child_process cp[3] = {
-		CHILD_PROCESS_INIT, CHILD_PROCESS_INIT, CHILD_PROCESS_INIT
-	};
-	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, on purpose */
-	struct child_process **cps = xmalloc((nr + 3) * sizeof(*cps));
-	struct strbuf out = STRBUF_INIT, line = STRBUF_INIT;
-	char *p, *nl;
 	size_t i;
 
 	if (!base->nr)
 		BUG("merge_run() found no merge base and did not die");
+	for (i = 0; i < DIFFSTATS_NR; i++) {
+		d->cp[i] = (struct child_process)CHILD_PROCESS_INIT;
+		cps[i] = &d->cp[i];
+	}
+	strbuf_init(&d->log);
+	strbuf_init(&d->messy);
+	strbuf_init(&d->clean);
+	d->desc = (struct strvec)STRVEC_INIT;
 	/* log.showSignature would add gpg's lines to the descriptions */
-	strvec_pushl(&cp[0].args, "log", "--no-walk=unsorted",
+	strvec_pushl(&d->cp[0].args, "log", "--no-walk=unsorted",
 		     "--no-show-signature", "--format=%h %s", NULL);
-	strvec_pushv(&cp[0].args, base->v, base->nr);
-	cp[0].out = &out;
-	request_pull_diff(&cp[1], m->pull, base->v[0], &opts->diff, format);
-	cp[1].out = messy;
-	merge_diff(&cp[2], m, &opts->diff, format);
-	cp[2].out = clean;
-	for (i = 0; i < 3; i++)
-		cps[i] = &cp[i];
-	for (i = 0; i < nr; i++)
-		cps[i + 3] = &also[i];
-	run_git_all_or_die(cps, nr + 3);
-	free(cps);
+	strvec_pushv(&d->cp[0].args, base->v, base->nr);
+	d->cp[0].out = &d->log;
+	request_pull_diff(&d->cp[1], m->pull, base->v[0], &opts->diff, format);
+	d->cp[1].out = &d->messy;
+	merge_diff(&d->cp[2], m, &opts->diff, format);
+	d->cp[2].out = &d->clean;
+}
+
+static void diffstats_parse(struct diffstats *d, const struct strvec *base)
+{
+	struct strbuf line = STRBUF_INIT;
+	char *p, *nl;
 
 	/* the subjects are the committers': shown, not obeyed */
-	for (p = out.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+	for (p = d->log.buf; (nl = strchr(p, '\n')); p = nl + 1) {
 		char *sp = memchr(p, ' ', (size_t)(nl - p));
 		size_t id = sp ? (size_t)(sp - p) + 1 : (size_t)(nl - p);
 
 		strbuf_reset(&line);
 		strbuf_add(&line, p, id);
 		quote_shown(&line, p + id, (size_t)(nl - p) - id);
-		strvec_push(desc, line.buf);
+		strvec_push(&d->desc, line.buf);
 	}
-	if (desc->nr != base->nr)
-		die("git log described %zu of %zu merge bases", desc->nr,
+	if (d->desc.nr != base->nr)
+		die("git log described %zu of %zu merge bases", d->desc.nr,
 		    base->nr);
-	strbuf_release(&out);
 	strbuf_release(&line);
+}
+
+static void diffstats_release(struct diffstats *d)
+{
+	strbuf_release(&d->log);
+	strbuf_release(&d->messy);
+	strbuf_release(&d->clean);
+	strvec_clear(&d->desc);
 }
 
 /* How many files a --stat output names, from its totals line. */
@@ -91,25 +109,29 @@ static long stat_files(const struct strbuf *stat)
 int compare_check(const struct merge *m, const struct strvec *base,
 		  const struct options *opts)
 {
-	struct strbuf messy = STRBUF_INIT, clean = STRBUF_INIT;
-	struct strvec desc = STRVEC_INIT;
+	struct diffstats d;
+	struct child_process *cps[DIFFSTATS_NR];
+	const struct strbuf *messy = &d.messy, *clean = &d.clean;
 	int same;
 	long n;
 	size_t i;
 
-	diffstats(m, opts, base, NULL, &desc, &messy, &clean, NULL, 0);
-	same = messy.len == clean.len && !memcmp(messy.buf, clean.buf, clean.len);
+	diffstats_cmd(&d, m, opts, base, NULL, cps);
+	run_git_all_or_die(cps, DIFFSTATS_NR);
+	diffstats_parse(&d, base);
+	same = messy->len == clean->len &&
+	       !memcmp(messy->buf, clean->buf, clean->len);
 
 	/* in the order the command line gives them */
 	printf("'%s' and '%s' have %zu merge base%s:\n", m->pull->upstream.name,
 	       m->pull->head.name, base->nr, base->nr == 1 ? "" : "s");
-	for (i = 0; i < desc.nr; i++)
-		printf("  %s%s\n", desc.v[i], i || base->nr == 1 ? "" :
+	for (i = 0; i < d.desc.nr; i++)
+		printf("  %s%s\n", d.desc.v[i], i || base->nr == 1 ? "" :
 		       " (the one git request-pull uses)");
-	n = stat_files(&messy);
+	n = stat_files(messy);
 	printf("git request-pull's diffstat names %ld file%s, the clean "
-	       "diffstat %ld.\n", n, n == 1 ? "" : "s", stat_files(&clean));
-	if (same && !messy.len && opts->diff.nr_pathspec)
+	       "diffstat %ld.\n", n, n == 1 ? "" : "s", stat_files(clean));
+	if (same && !messy->len && opts->diff.nr_pathspec)
 		puts("The pathspec matches no file in either diffstat: "
 		     "nothing to compare.");
 	else if (same)
@@ -120,9 +142,7 @@ int compare_check(const struct merge *m, const struct strvec *base,
 	if (m->conflicted)
 		report_conflicts(m->pull, &m->res);
 
-	strbuf_release(&messy);
-	strbuf_release(&clean);
-	strvec_clear(&desc);
+	diffstats_release(&d);
 	return !same;
 }
 
@@ -491,41 +511,25 @@ static int same_counts(const struct numstat_file *a, const struct numstat_file *
 	return a->added == b->added && a->deleted == b->deleted;
 }
 
-int compare_explain(const struct merge *m, const struct strvec *base,
-		    const struct options *opts)
+/*
+ * The rows of the explanation, in path order, from the two numstats
+ * (sorted): the files one names and the other does not, and those they
+ * count differently.  An ONLY_MESSY row's by[] says which of the other
+ * merge bases (k >= 1 of nr_bases) changed it (changed[k]).  row has
+ * room for every file of both, by for nr_bases flags of each of messy.
+ * Returns the number of rows.
+ */
+static size_t collect_rows(const struct numstat *messy,
+			   const struct numstat *clean,
+			   const struct pathlist *changed, size_t nr_bases,
+			   struct row *row, unsigned char *by)
 {
-	static const char *const numstat[] = { "--numstat", "-z", NULL };
-	struct strbuf messy_out = STRBUF_INIT, clean_out = STRBUF_INIT;
 	struct strbuf path = STRBUF_INIT;
-	struct numstat messy, clean;
-	struct strvec desc = STRVEC_INIT;
-	struct pathlist *changed;
-	struct child_process *cp;
-	struct row *row;
-	unsigned char *by;
 	size_t i = 0, j = 0, nr = 0, k;
 
-	/* what each other merge base brings, beside the diffstats */
-	changed = xmalloc(base->nr * sizeof(*changed));
-	cp = xmalloc(base->nr * sizeof(*cp));
-	for (k = 1; k < base->nr; k++) {
-		cp[k] = (struct child_process)CHILD_PROCESS_INIT;
-		changed_cmd(&cp[k], opts, base->v[0], base->v[k], &changed[k]);
-	}
-	diffstats(m, opts, base, numstat, &desc, &messy_out, &clean_out,
-		  cp + 1, base->nr - 1);
-	free(cp);
-	parse_sorted(&messy_out, &messy);
-	parse_sorted(&clean_out, &clean);
-	for (k = 1; k < base->nr; k++)
-		changed_parse(&changed[k]);
-
-	row = xmalloc((messy.nr + clean.nr + 1) * sizeof(*row));
-	by = xmalloc((messy.nr + 1) * base->nr);
-	memset(by, 0, (messy.nr + 1) * base->nr);
-	while (i < messy.nr || j < clean.nr) {
-		const struct numstat_file *a = i < messy.nr ? &messy.file[i] : NULL;
-		const struct numstat_file *b = j < clean.nr ? &clean.file[j] : NULL;
+	while (i < messy->nr || j < clean->nr) {
+		const struct numstat_file *a = i < messy->nr ? &messy->file[i] : NULL;
+		const struct numstat_file *b = j < clean->nr ? &clean->file[j] : NULL;
 		int c = !a ? 1 : !b ? -1 :
 			cmp_path(a->path, a->path_len, b->path, b->path_len);
 		struct row *r = &row[nr];
@@ -535,10 +539,10 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 		if (c < 0) {
 			r->side = ONLY_MESSY;
 			r->file = r->messy = a;
-			r->by = by + i * base->nr;
+			r->by = by + i * nr_bases;
 			strbuf_reset(&path);
 			strbuf_add(&path, a->path, a->path_len);
-			for (k = 1; k < base->nr; k++)
+			for (k = 1; k < nr_bases; k++)
 				if (pathlist_has(&changed[k], path.buf)) {
 					r->by[k] = 1;
 					r->nr_by++;
@@ -558,13 +562,53 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 			i++, j++;
 		}
 	}
+	strbuf_release(&path);
+	return nr;
+}
+
+int compare_explain(const struct merge *m, const struct strvec *base,
+		    const struct options *opts)
+{
+	static const char *const numstat[] = { "--numstat", "-z", NULL };
+	struct diffstats d;
+	struct numstat messy, clean;
+	struct pathlist *changed;
+	struct child_process *cp, **cps;
+	struct row *row;
+	unsigned char *by;
+	size_t nr, k;
+
+	/* what each other merge base brings, beside the diffstats */
+	changed = xmalloc(base->nr * sizeof(*changed));
+	cp = xmalloc(base->nr * sizeof(*cp));
+	/* NOLINTNEXTLINE(bugprone-sizeof-expression): pointers, on purpose */
+	cps = xmalloc((DIFFSTATS_NR + base->nr - 1) * sizeof(*cps));
+	diffstats_cmd(&d, m, opts, base, numstat, cps);
+	for (k = 1; k < base->nr; k++) {
+		cp[k] = (struct child_process)CHILD_PROCESS_INIT;
+		changed_cmd(&cp[k], opts, base->v[0], base->v[k], &changed[k]);
+		cps[DIFFSTATS_NR + k - 1] = &cp[k];
+	}
+	run_git_all_or_die(cps, DIFFSTATS_NR + base->nr - 1);
+	free(cps);
+	free(cp);
+	diffstats_parse(&d, base);
+	parse_sorted(&d.messy, &messy);
+	parse_sorted(&d.clean, &clean);
+	for (k = 1; k < base->nr; k++)
+		changed_parse(&changed[k]);
+
+	row = xmalloc((messy.nr + clean.nr + 1) * sizeof(*row));
+	by = xmalloc((messy.nr + 1) * base->nr);
+	memset(by, 0, (messy.nr + 1) * base->nr);
+	nr = collect_rows(&messy, &clean, changed, base->nr, row, by);
 	if (opts->porcelain) {
 		print_porcelain(base, &messy, &clean, row, nr, opts->nul);
 	} else {
 		nr_bases_for_cmp = base->nr;
 		if (nr)
 			qsort(row, nr, sizeof(*row), cmp_row);
-		print_human(m, &desc, &messy, &clean, row, nr,
+		print_human(m, &d.desc, &messy, &clean, row, nr,
 			    git_quote_path(), opts->diff.nr_pathspec > 0);
 	}
 	if (m->conflicted)
@@ -579,9 +623,6 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 	free(by);
 	numstat_release(&messy);
 	numstat_release(&clean);
-	strbuf_release(&messy_out);
-	strbuf_release(&clean_out);
-	strbuf_release(&path);
-	strvec_clear(&desc);
+	diffstats_release(&d);
 	return nr != 0;
 }
