@@ -60,32 +60,27 @@ NORETURN PRINTF(1, 2) static void usage_error(const char *fmt, ...)
 	exit(129);
 }
 
-/* The value of --fetch-timeout=<seconds> and the like: 0 is no limit. */
-static int parse_seconds(const char *arg, const char *value)
+/*
+ * The value of --fetch-timeout=<seconds>, --jobs=<n> and the like (arg
+ * as given): a number of unit from min to max, else a usage error that
+ * names the range when min is not 0 (a timeout of 0 is no limit, and
+ * its limit, a year, is nobody's business).
+ */
+static int parse_number(const char *arg, const char *value, const char *unit,
+			long min, long max)
 {
 	char *end;
 	long n;
 
 	if (!isdigit((unsigned char)*value))
-		usage_error("'%s' needs a number of seconds", arg);
+		usage_error("'%s' needs a number of %s", arg, unit);
 	n = strtol(value, &end, 10);
-	if (*end || n > 86400L * 365)
-		usage_error("'%s' needs a number of seconds", arg);
-	return (int)n;
-}
-
-/* The value of --jobs=<n>: 1 or more. */
-static int parse_jobs(const char *arg, const char *value)
-{
-	char *end;
-	long n;
-
-	if (!isdigit((unsigned char)*value))
-		usage_error("'%s' needs a number of jobs", arg);
-	n = strtol(value, &end, 10);
-	if (*end || n < 1 || n > 1024)
-		usage_error("'%s' needs a number of jobs from 1 to 1024", arg);
-	return (int)n;
+	if (!*end && n >= min && n <= max)
+		return (int)n;
+	if (min)
+		usage_error("'%s' needs a number of %s from %ld to %ld", arg,
+			    unit, min, max);
+	usage_error("'%s' needs a number of %s", arg, unit);
 }
 
 enum arg { NOARG, OPTARG, REQARG };
@@ -543,21 +538,122 @@ static void check_mode(struct options *opts, const char **arg, int nr,
 			    "-M --stat --summary; drop the output format option");
 }
 
+/*
+ * The mode options: --check, --explain, --porcelain, --verify[=<file>]
+ * and --request-pull.  Is arg one?  explain: --explain was given.
+ */
+static int parse_mode_option(struct options *opts, const char *arg,
+			     int *explain)
+{
+	if (!strcmp(arg, "--check")) {
+		set_mode(opts, MODE_CHECK, arg);
+	} else if (!strcmp(arg, "--explain")) {
+		set_mode(opts, MODE_EXPLAIN, arg);
+		*explain = 1;
+	} else if (!strcmp(arg, "--porcelain")) {
+		/* --explain's, or --verify's with it */
+		if (opts->mode != MODE_VERIFY)
+			set_mode(opts, MODE_EXPLAIN, arg);
+		opts->porcelain = 1;
+	} else if (!strcmp(arg, "--verify") || !strncmp(arg, "--verify=", 9)) {
+		/* a --porcelain before it was not --explain's */
+		if (opts->mode == MODE_EXPLAIN && opts->porcelain && !*explain)
+			opts->mode = MODE_DIFFSTAT;
+		set_mode(opts, MODE_VERIFY, "--verify");
+		opts->verify_file = arg[8] ? arg + 9 : NULL;
+		if (opts->verify_file && !*opts->verify_file)
+			usage_error("--verify= needs a file name");
+	} else if (!strcmp(arg, "--request-pull")) {
+		set_mode(opts, MODE_REQUEST_PULL, arg);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The options of --verify: is argv[*i] one?  -j takes the next argument
+ * as its value: *i then moves past it.
+ */
+static int parse_verify_option(struct options *opts, int argc, char **argv,
+			       int *i)
+{
+	const char *arg = argv[*i];
+
+	if (!strcmp(arg, "--no-fetch")) {
+		opts->no_fetch = 1;
+	} else if (!strcmp(arg, "--allow-local")) {
+		opts->allow_local = 1;
+	} else if (!strncmp(arg, "--fetch-timeout=", 16)) {
+		opts->fetch_timeout = parse_number(arg, arg + 16, "seconds", 0,
+						   86400L * 365);
+	} else if (!strncmp(arg, "--fetch-stall=", 14)) {
+		opts->fetch_stall = parse_number(arg, arg + 14, "seconds", 0,
+						 86400L * 365);
+	} else if (!strncmp(arg, "--jobs=", 7) || !strcmp(arg, "-j")) {
+		opts->jobs = parse_number(arg, arg[1] == 'j' ?
+					  (++*i < argc ? argv[*i] : "") : arg + 7,
+					  "jobs", 1, 1024);
+	} else if (!strcmp(arg, "--in-order")) {
+		opts->in_order = 1;
+	} else if (!strcmp(arg, "--progress")) {
+		opts->progress = 1;
+	} else if (!strcmp(arg, "--no-progress") || !strcmp(arg, "-q")) {
+		opts->progress = 0;
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * What is left: argv[*i] is one of git diff's options, into
+ * opts->diff.args with its value (the next argument maybe: *i then
+ * moves past it) and into seen, or a usage error.
+ */
+static void parse_diff_option(struct options *opts, int argc, char **argv,
+			      int *i, struct seen *seen, int *nr_seen)
+{
+	const char *arg = argv[*i], *value;
+	const struct diff_option *o;
+	int takes_next;
+	size_t k;
+
+	o = find_diff_option(arg, &takes_next, &value);
+	if (!o) {
+		for (k = 0; k < sizeof(refused) / sizeof(*refused); k++)
+			if (!strcmp(arg, refused[k].option))
+				usage_error("%s is not supported: %s", arg,
+					    refused[k].why);
+		usage_error("unknown option '%s'", arg);
+	}
+	strvec_push(&opts->diff.args, arg);
+	if (takes_next) {
+		if (++*i == argc)
+			usage_error("option '%s' needs a value", arg);
+		strvec_push(&opts->diff.args, argv[*i]);
+		value = argv[*i];
+	}
+	check_value(o, value);
+	seen[*nr_seen].o = o;
+	seen[(*nr_seen)++].arg =
+		opts->diff.args.v[opts->diff.args.nr - 1 - takes_next];
+	opts->diff.format |= o->format;
+	opts->diff.copies |= !strcmp(o->name, "C") ||
+			     !strcmp(o->name, "find-copies");
+}
+
 void parse_options(int argc, char **argv, struct options *opts)
 {
 	const char *positional[4];
 	struct seen *seen;
 	int i, nr = 0, nr_seen = 0, only_revs = 0, explain = 0;
-	size_t k;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->fetch_timeout = opts->fetch_stall = opts->progress = -1;
 	static_seen = seen = xmalloc((size_t)argc * sizeof(*seen));
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i];
-		const struct diff_option *o;
-		const char *value;
-		int takes_next;
 
 		/*
 		 * git request-pull's "--" ends its options, as git rev-parse
@@ -591,68 +687,11 @@ void parse_options(int argc, char **argv, struct options *opts)
 			printf("git-clean-diffstat version %s\n",
 			       git_clean_diffstat_version);
 			exit_flushing_stdout(0);
-		} else if (!strcmp(arg, "--check")) {
-			set_mode(opts, MODE_CHECK, arg);
-		} else if (!strcmp(arg, "--explain")) {
-			set_mode(opts, MODE_EXPLAIN, arg);
-			explain = 1;
-		} else if (!strcmp(arg, "--porcelain")) {
-			/* --explain's, or --verify's with it */
-			if (opts->mode != MODE_VERIFY)
-				set_mode(opts, MODE_EXPLAIN, arg);
-			opts->porcelain = 1;
-		} else if (!strcmp(arg, "--verify") ||
-			   !strncmp(arg, "--verify=", 9)) {
-			/* a --porcelain before it was not --explain's */
-			if (opts->mode == MODE_EXPLAIN && opts->porcelain &&
-			    !explain)
-				opts->mode = MODE_DIFFSTAT;
-			set_mode(opts, MODE_VERIFY, "--verify");
-			opts->verify_file = arg[8] ? arg + 9 : NULL;
-			if (opts->verify_file && !*opts->verify_file)
-				usage_error("--verify= needs a file name");
-		} else if (!strcmp(arg, "--no-fetch")) {
-			opts->no_fetch = 1;
-		} else if (!strcmp(arg, "--allow-local")) {
-			opts->allow_local = 1;
-		} else if (!strncmp(arg, "--fetch-timeout=", 16)) {
-			opts->fetch_timeout = parse_seconds(arg, arg + 16);
-		} else if (!strncmp(arg, "--fetch-stall=", 14)) {
-			opts->fetch_stall = parse_seconds(arg, arg + 14);
-		} else if (!strncmp(arg, "--jobs=", 7) || !strcmp(arg, "-j")) {
-			opts->jobs = parse_jobs(arg, arg[1] == 'j' ?
-						(++i < argc ? argv[i] : "") : arg + 7);
-		} else if (!strcmp(arg, "--in-order")) {
-			opts->in_order = 1;
-		} else if (!strcmp(arg, "--progress")) {
-			opts->progress = 1;
-		} else if (!strcmp(arg, "--no-progress") || !strcmp(arg, "-q")) {
-			opts->progress = 0;
-		} else if (!strcmp(arg, "--request-pull")) {
-			set_mode(opts, MODE_REQUEST_PULL, arg);
 		} else if (!strcmp(arg, "--allow-unrelated-histories")) {
 			opts->allow_unrelated = 1;
-		} else if ((o = find_diff_option(arg, &takes_next, &value))) {
-			strvec_push(&opts->diff.args, arg);
-			if (takes_next) {
-				if (++i == argc)
-					usage_error("option '%s' needs a value", arg);
-				strvec_push(&opts->diff.args, argv[i]);
-				value = argv[i];
-			}
-			check_value(o, value);
-			seen[nr_seen].o = o;
-			seen[nr_seen++].arg =
-				opts->diff.args.v[opts->diff.args.nr - 1 - takes_next];
-			opts->diff.format |= o->format;
-			opts->diff.copies |= !strcmp(o->name, "C") ||
-					     !strcmp(o->name, "find-copies");
-		} else {
-			for (k = 0; k < sizeof(refused) / sizeof(*refused); k++)
-				if (!strcmp(arg, refused[k].option))
-					usage_error("%s is not supported: %s", arg,
-						    refused[k].why);
-			usage_error("unknown option '%s'", arg);
+		} else if (!parse_mode_option(opts, arg, &explain) &&
+			   !parse_verify_option(opts, argc, argv, &i)) {
+			parse_diff_option(opts, argc, argv, &i, seen, &nr_seen);
 		}
 	}
 	if (opts->mode != MODE_DIFFSTAT && opts->mode != MODE_VERIFY)
