@@ -210,6 +210,21 @@ static int drain_watch(struct running *r)
 	return 1;
 }
 
+static void close_pipes(struct running *r)
+{
+	int s;
+
+	for (s = 0; s < 2; s++)
+		if (r->fd[s] >= 0) {
+			close(r->fd[s]);
+			r->fd[s] = -1;
+		}
+	if (r->watch_fd >= 0) {
+		close(r->watch_fd);
+		r->watch_fd = -1;
+	}
+}
+
 /*
  * The child has exited, so all it wrote is in the pipes: read that and
  * close them, without waiting for an end of file that a process it left
@@ -230,28 +245,8 @@ static void drain_and_close(struct running *r)
 			die_errno("fcntl");
 		while (drain(r, s) > 0)
 			;
-		close(r->fd[s]);
-		r->fd[s] = -1;
 	}
-	if (r->watch_fd >= 0) {
-		close(r->watch_fd);
-		r->watch_fd = -1;
-	}
-}
-
-static void close_pipes(struct running *r)
-{
-	int s;
-
-	for (s = 0; s < 2; s++)
-		if (r->fd[s] >= 0) {
-			close(r->fd[s]);
-			r->fd[s] = -1;
-		}
-	if (r->watch_fd >= 0) {
-		close(r->watch_fd);
-		r->watch_fd = -1;
-	}
+	close_pipes(r);
 }
 
 /* Kill every git that runs with sig, wait for them, and die of it. */
