@@ -77,6 +77,12 @@ int run_git(struct child_process *cp);
  * status of cps[i], but in the time of the slowest (8 at a time at
  * most).  For commands that need nothing of each other and whose every
  * result is used.  A fatal signal reaches them all.
+ *
+ * This is how gits of several modules run side by side: a module whose
+ * git may run beside others gives it in two steps, a *_cmd() that
+ * prepares cp and a *_result() or *_parse() that reads what it said
+ * (fetch.h, resolve.h, merge.h); the caller lists the commands and
+ * runs them here, rather than handing a module gits not its own.
  */
 void run_git_all(struct child_process **cps, int *rcs, size_t nr);
 
