@@ -45,10 +45,12 @@ setup_world() {
 		GIT_CONFIG_GLOBAL GIT_CONFIG_PARAMETERS GIT_CONFIG_COUNT \
 		GIT_DEFAULT_HASH XDG_CONFIG_HOME COLUMNS
 	mkdir -p "$HOME" "$TMPDIR"
-	# no git maintenance run --auto after every commit and merge
+	# no git maintenance run --auto after every commit and merge, nor
+	# git gc --auto in a repository pushed to
 	printf '%s\n' '[init]' '	defaultBranch = main' \
 		'[advice]' '	detachedHead = false' \
-		'[maintenance]' '	auto = false' >"$HOME/.gitconfig"
+		'[maintenance]' '	auto = false' \
+		'[receive]' '	autogc = false' >"$HOME/.gitconfig"
 	test_tick=1112911993
 	test_tick
 	cd "$BATS_TEST_TMPDIR" || return
