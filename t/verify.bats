@@ -35,8 +35,7 @@ request() {
 # request in the file $r.
 simple_request() {
 	history_simple &&
-	publish topic &&
-	request linus topic &&
+	publish_and_request topic linus topic &&
 	r=$BATS_TEST_TMPDIR/request
 }
 
@@ -174,8 +173,7 @@ twice_in_mbox() {
 # the receiver.
 messy_request() {
 	history_partly_pulled &&
-	publish topic &&
-	request linus topic &&
+	publish_and_request topic linus topic &&
 	base=$(git merge-base linus topic) &&
 	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
 	receiver
@@ -209,8 +207,7 @@ expect_messy_report() {
 # then the receiver's --porcelain records of that messy request, every
 # one, and the receiver untouched.
 verifies_messy_porcelain() {
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	base=$(git merge-base linus topic)
 	receiver
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
@@ -377,8 +374,7 @@ expect_moved_report() {
 @test "a request whose merge conflicts: the conflicted paths, exit 1" {
 	history_simple
 	test_commit "topic: eth" drivers/net/eth.c topic-line
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	git checkout -q linus
 	test_commit "linus: eth" drivers/net/eth.c linus-line
 	receiver
@@ -428,8 +424,7 @@ expect_moved_report() {
 
 @test "mail encodings: quoted-printable, base64, CRLF and multipart give the plain text's report" {
 	history_partly_pulled
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	r=$BATS_TEST_TMPDIR/request
 	mail_message quoted-printable 'Subject: [GIT PULL] qp' <"$r" >"$r.qp"
 	mail_message base64 'Subject: [GIT PULL] b64' <"$r" >"$r.b64"
@@ -455,8 +450,7 @@ expect_moved_report() {
 
 @test "an mbox of several requests: a report each, a reply skipped, one summary line" {
 	history_partly_pulled
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	r=$BATS_TEST_TMPDIR/request
 	mail_message quoted-printable 'Subject: [GIT PULL] messy' <"$r" >"$r.1"
 	echo 'Thanks, pulled.' | mail_message 7bit 'Subject: Re: [GIT PULL] messy' >"$r.2"
@@ -500,8 +494,7 @@ expect_moved_report() {
 @test "control characters from the mail (subjects, a URL) and of the tip's subject are shown escaped, never raw" {
 	history_simple
 	git commit -q --allow-empty -m "$(printf 'c4 \033[2J')"
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	r=$BATS_TEST_TMPDIR/request
 	L="https://example.org/$(printf '\033')[2Jpub.git topic" \
 		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
@@ -572,8 +565,7 @@ expect_moved_report() {
 # there), in a receiver.
 bad_mbox() {
 	history_partly_pulled
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	r=$BATS_TEST_TMPDIR/request
 	L="file://$BATS_TEST_TMPDIR/gone.git topic" \
 		perl -pe 's/^  file:.*$/  $ENV{L}/' "$r" |
@@ -950,8 +942,7 @@ start_http() {
 	# the sender's git request-pull asks the server too
 	history_simple
 	git config http.extraHeader "Authorization: Basic $(printf puller:secret | base64)"
-	publish topic
-	request linus topic
+	publish_and_request topic linus topic
 	receiver
 	git config http.extraHeader "Authorization: Basic $(printf puller:secret | base64)"
 	unset GIT_ASKPASS SSH_ASKPASS
