@@ -44,12 +44,18 @@ same_request_as() {
 	fields | test_cmp - "$BATS_TEST_TMPDIR/fields"
 }
 
-# parsed_has <line>...: the last parse has each line, whole.
+# parsed_has <line>...: the last parse has each line, whole.  In bash,
+# as check_request, which runs it for every request, is.
 parsed_has() {
-	local line
+	local line l
+	local -a parsed
+	mapfile -t parsed <"$BATS_TEST_TMPDIR/actual" || return
 	for line; do
-		grep -Fqx -- "$line" "$BATS_TEST_TMPDIR/actual" ||
-			{ echo "no '$line' in the parse" >&2; return 1; }
+		for l in "${parsed[@]}"; do
+			[ "$l" != "$line" ] || continue 2
+		done
+		echo "no '$line' in the parse" >&2
+		return 1
 	done
 }
 
@@ -59,6 +65,22 @@ parsed_lacks() {
 		{ echo "the parse has lines matching '$1'" >&2; return 1; }
 }
 
+# parsed_lacks_prefix <text>: the last parse has no line that starts
+# with <text> (parsed_lacks '^<text>', in bash).
+parsed_lacks_prefix() {
+	local l rc=0
+	local -a parsed
+	mapfile -t parsed <"$BATS_TEST_TMPDIR/actual" || return
+	for l in "${parsed[@]}"; do
+		case $l in
+		"$1"*) echo "$l" && rc=1 ;;
+		esac
+	done
+	[ "$rc" -eq 0 ] ||
+		echo "the parse has lines matching '^$1'" >&2
+	return "$rc"
+}
+
 # check_rows <base> <tip>: the last parse's rows are git diff -M --numstat
 # of base..tip, file by file, in order: a text row's N is added +
 # deleted, a binary row's sizes are the blobs', and each printed name
@@ -66,10 +88,19 @@ parsed_lacks() {
 # the path (and a rename's source) are the file's.  The total is git's
 # --shortstat, and there are as many summary lines as git's --summary.
 check_rows() {
-	local parsed=$BATS_TEST_TMPDIR/actual base=$1 tip=$2 i=0 rec added deleted path from row
-	local name n old new shortstat
-	local -a rows=()
-	mapfile -t rows < <(grep '^row ' "$parsed")
+	local base=$1 tip=$2 i=0 rec added deleted path from row
+	local name n old new shortstat line summaries=0 git_summaries facts
+	local -a rows=() lines
+	git_facts "$base" "$tip" || return
+	# the parse read once, in bash: this runs for every row of every
+	# request the tests parse
+	mapfile -t lines <"$BATS_TEST_TMPDIR/actual" || return
+	for line in "${lines[@]}"; do
+		case $line in
+		'row '*) rows+=("$line") ;;
+		'summary '*) summaries=$((summaries + 1)) ;;
+		esac
+	done
 	while IFS= read -r -d '' rec; do
 		added=${rec%%$'\t'*}
 		rec=${rec#*$'\t'}
@@ -83,8 +114,13 @@ check_rows() {
 		row=${rows[i]-}
 		i=$((i + 1))
 		if [[ $row =~ ^row\ bin\ ([0-9]+)\ ([0-9]+)\ (.*)$ ]]; then
-			old=$(git cat-file -s "$base:${from:-$path}" 2>/dev/null || echo 0)
-			new=$(git cat-file -s "$tip:$path" 2>/dev/null || echo 0)
+			if [ ! -f "$facts/bin.$i" ]; then
+				old=$(git cat-file -s "$base:${from:-$path}" 2>/dev/null || echo 0)
+				new=$(git cat-file -s "$tip:$path" 2>/dev/null || echo 0)
+				echo "$old $new" >"$facts/bin.$i.$BASHPID" &&
+				mv -f "$facts/bin.$i.$BASHPID" "$facts/bin.$i" || return
+			fi
+			read -r old new <"$facts/bin.$i" || return
 			if [ "$added" != - ] || [ "${BASH_REMATCH[1]}" != "$old" ] ||
 			   [ "${BASH_REMATCH[2]}" != "$new" ]; then
 				echo "row $i: '$row', git: $added $deleted $old -> $new" >&2
@@ -107,39 +143,92 @@ check_rows() {
 		case $name in
 		...*)	continue ;;
 		esac
-		grep -A2 -Fx "$row" "$parsed" >"$BATS_TEST_TMPDIR/paths"
-		if ! grep -Fqx "  path $path" "$BATS_TEST_TMPDIR/paths" ||
-		   { [ -n "$from" ] && ! grep -Fqx "  from $from" "$BATS_TEST_TMPDIR/paths"; }; then
+		if ! row_followed_by "$row" "  path $path" ||
+		   { [ -n "$from" ] && ! row_followed_by "$row" "  from $from"; }; then
 			echo "row $i: paths of '$name' are not $from -> $path" >&2
 			return 1
 		fi
-	done < <(git diff -M --numstat -z "$base" "$tip")
+	done <"$facts/numstat"
 	[ "$i" -eq "${#rows[@]}" ] ||
 		{ echo "$i files, ${#rows[@]} rows" >&2; return 1; }
-	shortstat=$(git diff -M --shortstat "$base" "$tip" |
-		sed -E 's/^ ([0-9]+) files? changed(, ([0-9]+) insertions?\(\+\))?(, ([0-9]+) deletions?\(-\))?$/\1 \3 \5/')
-	read -r n added deleted <<<"$shortstat"
-	grep -Fqx "total $n ${added:-0} ${deleted:-0}" "$parsed" ||
+	fact shortstat
+	shortstat=$REPLY
+	n=$shortstat added='' deleted=''
+	if [[ $shortstat =~ ^\ ([0-9]+)\ files?\ changed(,\ ([0-9]+)\ insertions?\(\+\))?(,\ ([0-9]+)\ deletions?\(-\))?$ ]]; then
+		n=${BASH_REMATCH[1]} added=${BASH_REMATCH[3]} deleted=${BASH_REMATCH[5]}
+	fi
+	parsed_has "total $n ${added:-0} ${deleted:-0}" ||
 		{ echo "git: total $n ${added:-0} ${deleted:-0}" >&2; return 1; }
-	[ "$(grep -c '^summary ' "$parsed")" -eq \
-	  "$(git diff -M --summary "$base" "$tip" | wc -l)" ]
+	# as many summary lines as git's (wc -l of them, in bash)
+	fact summary
+	git_summaries=$REPLY
+	[ -z "$git_summaries" ] || git_summaries=${git_summaries//[!$'\n']/}x
+	[ "$summaries" -eq "${#git_summaries}" ] ||
+		{ echo "git: ${#git_summaries} summary lines, $summaries parsed" >&2; return 1; }
+}
+
+# git_facts <base> <tip>: what git says of <base>..<tip> that
+# check_request compares a parse with, in the directory $facts: git diff
+# -M --numstat -z, --shortstat and --summary, the subjects and dates of
+# both, and (check_rows) the sizes of the blobs of binary rows.  Asked
+# once per file for the same two commits (their ids name the
+# directory), as the tests parse the same requests in many ways.
+git_facts() {
+	local tmp
+	facts=$BATS_FILE_TMPDIR/facts/$1-$2
+	[ ! -d "$facts" ] || return 0
+	mkdir -p "${facts%/*}" && tmp=$(mktemp -d "$facts.XXXXXX") || return
+	if git diff -M --numstat -z "$1" "$2" >"$tmp/numstat" &&
+	   git diff -M --shortstat "$1" "$2" >"$tmp/shortstat" &&
+	   git diff -M --summary "$1" "$2" >"$tmp/summary" &&
+	   git log -1 --format='%s (%ci)' "$1" >"$tmp/base-subject" &&
+	   git log -1 --format='%s (%ci)' "$2" >"$tmp/tip-subject"; then
+		mv -T "$tmp" "$facts" 2>/dev/null || rm -rf "$tmp"
+	else
+		rm -rf "$tmp"
+		return 1
+	fi
+}
+
+# fact <name>: the file <name> of $facts in $REPLY, as $(...) of the
+# git that wrote it would give it (trailing newlines dropped), in bash.
+fact() {
+	REPLY=
+	IFS= read -r -d '' REPLY <"$facts/$1" || :
+	while [ "${REPLY%$'\n'}" != "$REPLY" ]; do
+		REPLY=${REPLY%$'\n'}
+	done
+}
+
+# row_followed_by <row> <line>: <line> is a line of the parse $lines
+# (check_rows's) that is <row> or one of the two after it (grep -A2).
+row_followed_by() {
+	local j
+	for ((j = 0; j < ${#lines[@]}; j++)); do
+		[ "${lines[j]}" = "$1" ] || continue
+		[ "${lines[j]}" != "$2" ] && [ "${lines[j + 1]-}" != "$2" ] &&
+			[ "${lines[j + 2]-}" != "$2" ] || return 0
+	done
+	return 1
 }
 
 # check_request <start> <end> [<ref>]: the last parse holds the request
 # of <end> from <start> over $url: request-pull's merge base, the tip,
 # the URL, the ref (default <end>), git's subjects, the rows.
 check_request() {
-	local base tip ref=${3-$2}
+	local base tip ref=${3-$2} facts base_subject tip_subject
 	base=$(git merge-base "$1" "$2") &&
 	tip=$(git rev-parse "$2^{commit}") &&
-	parsed_lacks '^error ' &&
+	git_facts "$base" "$tip" &&
+	fact base-subject && base_subject=$REPLY &&
+	fact tip-subject && tip_subject=$REPLY &&
+	parsed_lacks_prefix 'error ' &&
 	parsed_has "base $base" "tip $tip" "url $url" \
-		"base-subject $(git log -1 --format='%s (%ci)' "$base")" \
-		"tip-subject $(git log -1 --format='%s (%ci)' "$tip")" &&
+		"base-subject $base_subject" "tip-subject $tip_subject" &&
 	if [ -n "$ref" ]; then
 		parsed_has "ref $ref"
 	else
-		parsed_lacks '^ref '
+		parsed_lacks_prefix 'ref '
 	fi &&
 	check_rows "$base" "$tip"
 }
@@ -147,8 +236,11 @@ check_request() {
 # A topic with what --stat prints in each of its ways: a path longer
 # than the 80 columns (abbreviated), renames ({a => b}, a => b, with a
 # mode change), binary files added, changed and deleted.
-history_stat_shapes() {
-	history_simple || return
+# Built once per run, as the document's histories are (from_cache).
+history_stat_shapes() { from_cache build_stat_shapes; }
+
+build_stat_shapes() {
+	build_simple "$@" || return
 	local deep=drivers/gpu/drm/amd/display/dc/dml/dcn32/display_mode_vba_util_32_and_a_long_tail
 	git checkout -q linus
 	mkdir -p "$deep" doc
@@ -177,8 +269,7 @@ history_stat_shapes() {
 # request_of_topic: topic published, its request from linus as git
 # request-pull writes it (in $BATS_TEST_TMPDIR/request) and parsed.
 request_of_topic() {
-	publish linus topic &&
-	request linus topic &&
+	publish_and_request 'linus topic' linus topic &&
 	parse "$BATS_TEST_TMPDIR/request"
 }
 
