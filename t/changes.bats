@@ -8,7 +8,14 @@ load test_helper
 
 setup() {
 	setup_world
-	git init -q repo && cd repo || return
+	from_cache build_changes_base
+}
+
+# The base every test starts from: src/main.c, src/util.c,
+# docs/guide.txt and run.sh on main, and topic there too.  Built once
+# per run and copied into each test (from_cache).
+build_changes_base() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	mkdir -p src docs
 	seq 1 30 | sed 's/^/main /' >src/main.c
 	seq 1 30 | sed 's/^/util /' >src/util.c

@@ -36,9 +36,13 @@ setup() {
 	unset XDG_DATA_HOME BASH_COMPLETION_USER_DIR BASH_COMPLETION_USER_FILE \
 		BASH_COMPLETION_COMPAT_DIR
 
-	# branches main, maint and topic; remotes origin and upstream
-	git init -q repo
-	cd repo || return
+	from_cache build_completion_repo
+}
+
+# Branches main, maint and topic; remotes origin and upstream.  Built
+# once per run and copied into each test (from_cache).
+build_completion_repo() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	mkdir src
 	echo a >src/a.c
 	echo b >src/b.c

@@ -8,8 +8,13 @@ load test_helper
 
 setup() {
 	setup_world
-	git init -q repo
-	cd repo || return
+	from_cache build_conflicts_base
+}
+
+# The base every test starts from, on main, and topic there too.  Built
+# once per run and copied into each test (from_cache).
+build_conflicts_base() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	seq 1 9 >common.c
 	seq 11 19 >gone.c
 	seq 21 29 >moved.c

@@ -17,9 +17,12 @@ setup() {
 # different: topic copies a file it also changes (-C sees it), copies an
 # unchanged one (only --find-copies-harder sees it), renames one with an
 # edit, rewrites one whole (-B), makes a script executable, adds and
-# deletes; main meanwhile changes other lines of the same files.
-history_copies() {
-	git init -q repo && cd repo || return
+# deletes; main meanwhile changes other lines of the same files.  Built
+# once per run and copied into each test (from_cache).
+history_copies() { from_cache build_copies; }
+
+build_copies() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	mkdir -p src lib docs tools
 	seq 1 50 | sed 's/^/a /' >src/a.c
 	seq 1 60 | sed 's/^/b /' >src/b.c

@@ -24,8 +24,11 @@ history_conflict() {
 # x changes x.c and a.c; the topic, from rc2, merges x, adds to x.c and
 # takes x's line out of a.c again; upstream has pulled x.  git merge-base
 # picks rc2, so request-pull counts x's x.c line too and misses a.c.
-history_counted_differently() {
-	git init -q repo && cd repo || return
+# Built once per run and copied into each test (from_cache).
+history_counted_differently() { from_cache build_counted_differently; }
+
+build_counted_differently() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	test_commit base a.c a
 	test_commit b b.c b
 	git checkout -q -b x
@@ -200,8 +203,11 @@ history_counted_differently() {
 }
 
 # An odd path (a tab in it) that only git request-pull's diffstat names.
-history_odd_path() {
-	git init -q repo && cd repo || return
+# Built once per run and copied into each test (from_cache).
+history_odd_path() { from_cache build_odd_path; }
+
+build_odd_path() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	test_commit base README base
 	git checkout -q -b x
 	test_commit x-odd "$(printf 'tab\there')" one

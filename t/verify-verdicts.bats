@@ -12,8 +12,13 @@ setup() {
 	setup_world
 	PUB=$BATS_TEST_TMPDIR/pub.git
 	url=file://$PUB
-	git init -q repo
-	cd repo || return
+	from_cache build_verdicts_base
+}
+
+# a.c on linus, and topic checked out there.  Built once per run and
+# copied into each test (from_cache).
+build_verdicts_base() {
+	git init -q "${1:-repo}" && cd "${1:-repo}" || return
 	seq 1 40 >a.c
 	commit_all base
 	git branch -q linus
