@@ -353,6 +353,37 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 	strbuf_addch(sb, '\n');
 }
 
+/*
+ * git's --stat --summary text, for a person: each name of a row or a
+ * summary line as quote_shown() shows it (with core.quotePath=false git
+ * writes a bidi or zero-width character as it is), the rest of the line
+ * as git wrote it; a line of neither kind through quote_shown() whole.
+ */
+static void add_stat_shown(struct strbuf *sb, const struct strbuf *stat)
+{
+	const char *p = stat->buf, *end = stat->buf + stat->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct str l = str_at(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+		struct str name = l;
+		struct stat_row row;
+		struct stat_summary sum;
+
+		if (stat_parse_row(l, &row))
+			name = row.name;
+		else if (stat_parse_summary(l, &sum) && sum.name.len)
+			name = sum.name;
+		strbuf_add(sb, l.s, (size_t)(name.s - l.s));
+		quote_shown(sb, name.s, name.len);
+		strbuf_add(sb, name.s + name.len,
+			   (size_t)(l.s + l.len - (name.s + name.len)));
+		if (nl)
+			strbuf_addch(sb, '\n');
+		p = nl ? nl + 1 : end;
+	}
+}
+
 /* The conflicted paths, each once (merge-tree names one per stage). */
 static void add_conflicts(struct strbuf *sb, const struct merge *m,
 			  int porcelain)
@@ -937,7 +968,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 			    bases.v[0]);
 		quote_shown(sb, desc.buf, desc.len);
 		strbuf_addstr(sb, "\nwhat pulling it changes is:\n");
-		strbuf_add(sb, clean_stat.buf, clean_stat.len);
+		add_stat_shown(sb, &clean_stat);
 		goto out;
 	}
 

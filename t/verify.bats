@@ -560,6 +560,36 @@ expect_moved_report() {
 	expect_unchanged
 }
 
+@test "a messy report's clean diffstat, with core.quotePath=false, shows bidi and zero-width characters in names escaped, the rest of each line as git prints it" {
+	history_partly_pulled
+	rlo=$(printf '\342\200\256') zwsp=$(printf '\342\200\213')
+	mkdir -p doc
+	echo one >"doc/a${rlo}b.txt"
+	echo two >"doc/c${zwsp}d.txt"
+	commit_all x4
+	publish topic
+	request linus topic
+	# git's own lines of the names, each name as quote_shown() quotes it
+	git config core.quotePath false
+	procedure_diffstat linus topic | grep -e "$rlo" -e "$zwsp" |
+		while IFS= read -r line; do
+			line=${line//"doc/a${rlo}b.txt"/'"doc/a\342\200\256b.txt"'}
+			printf '%s\n' "${line//"doc/c${zwsp}d.txt"/'"doc/c\342\200\213d.txt"'}"
+		done >"$BATS_TEST_TMPDIR/expect"
+	[ "$(grep -c '^ create mode 100644 "doc/' "$BATS_TEST_TMPDIR/expect")" -eq 2 ]
+	[ "$(grep -c '^ "doc/.*" *| *1 +$' "$BATS_TEST_TMPDIR/expect")" -eq 2 ]
+	receiver
+	git config core.quotePath false
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	expect_status 1
+	grep -q '^verdict: messy: ' "$BATS_TEST_TMPDIR/actual"
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$BATS_TEST_TMPDIR/actual"
+	done <"$BATS_TEST_TMPDIR/expect"
+	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
+	expect_unchanged
+}
+
 # bad_mbox: an mbox of the messy request and of three that cannot be
 # verified (a refused URL, a refused ref, a repository that is not
 # there), in a receiver.
