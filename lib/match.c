@@ -286,19 +286,20 @@ static size_t find_file(struct indexes *ix, const struct stat_row *r,
 void match_rows(const struct pullreq *req, const struct numstat *ns,
 		struct match *mt)
 {
+	const struct pullreq_block *b = &req->block;
 	struct indexes ix;
 	size_t i, j;
 	int pass;
 
-	mt->file_of = xmalloc((req->nr_rows + 1) * sizeof(*mt->file_of));
+	mt->file_of = xmalloc((b->nr_rows + 1) * sizeof(*mt->file_of));
 	mt->used = xmalloc(ns->nr + 1);
 	memset(mt->used, 0, ns->nr + 1);
-	for (i = 0; i < req->nr_rows; i++)
+	for (i = 0; i < b->nr_rows; i++)
 		mt->file_of[i] = -1;
 	indexes_build(&ix, ns);
 	for (pass = 0; pass < 4; pass++)
-		for (i = 0; i < req->nr_rows; i++) {
-			const struct stat_row *r = &req->row[i];
+		for (i = 0; i < b->nr_rows; i++) {
+			const struct stat_row *r = &b->row[i];
 
 			if (mt->file_of[i] >= 0 || r->abbreviated != pass / 2)
 				continue;
@@ -310,12 +311,12 @@ void match_rows(const struct pullreq *req, const struct numstat *ns,
 		}
 	indexes_release(&ix);
 	mt->differences = 0;
-	for (i = 0; i < req->nr_rows; i++)
+	for (i = 0; i < b->nr_rows; i++)
 		if (mt->file_of[i] < 0 ||
-		    !match_same_numbers(&req->row[i], &ns->file[mt->file_of[i]]))
+		    !match_same_numbers(&b->row[i], &ns->file[mt->file_of[i]]))
 			mt->differences++;
 	for (j = 0; j < ns->nr; j++)
-		if (!mt->used[j] && !req->rows_cut && !req->totals_only)
+		if (!mt->used[j] && !b->rows_cut && !b->totals_only)
 			mt->differences++;
 }
 

@@ -623,14 +623,9 @@ static void block_release(struct pullreq_block *b)
 
 void pullreq_release(struct pullreq *req)
 {
-	struct pullreq_block main = { 0 };
 	size_t i;
 
-	main.author = req->author;
-	main.nr_authors = req->nr_authors;
-	main.row = req->row;
-	main.summary = req->summary;
-	block_release(&main);
+	block_release(&req->block);
 	for (i = 0; i < req->nr_extra_blocks; i++)
 		block_release(&req->extra[i]);
 	free(req->extra);
@@ -826,11 +821,11 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 			from++;
 		if (req->tip_subject.len)	/* skip the subject line */
 			from++;
-		req->shortlog = span(L, from, rows);
+		req->block.shortlog = span(L, from, rows);
 		*shortlog = from;
 		return;
 	}
-	req->shortlog = span(L, last + 1, rows);
+	req->block.shortlog = span(L, last + 1, rows);
 	*shortlog = last + 1;
 	for (i = first + 1; i < last; i++)
 		if (str_starts_with(L->l[i], DESCRIPTION) &&
@@ -1081,14 +1076,15 @@ static long choose_block(const struct lines *L, const struct blocks *B,
 /* Is x the request's diffstat again, row for row (a sender's repeat)? */
 static int repeats(const struct pullreq *req, const struct pullreq_block *x)
 {
+	const struct pullreq_block *b = &req->block;
 	size_t i;
 
-	if (x->files != req->files || x->insertions != req->insertions ||
-	    x->deletions != req->deletions || x->nr_rows != req->nr_rows)
+	if (x->files != b->files || x->insertions != b->insertions ||
+	    x->deletions != b->deletions || x->nr_rows != b->nr_rows)
 		return 0;
 	for (i = 0; i < x->nr_rows; i++)
-		if (x->row[i].changes != req->row[i].changes ||
-		    !str_same(x->row[i].name, req->row[i].name))
+		if (x->row[i].changes != b->row[i].changes ||
+		    !str_same(x->row[i].name, b->row[i].name))
 			return 0;
 	return 1;
 }
@@ -1130,7 +1126,6 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 				 size_t upto)
 {
 	struct blocks B = { NULL, 0, 0 };
-	struct pullreq_block main;
 	struct str *v = NULL;
 	const char *err = NULL;
 	size_t i, end = upto + 1, last_sep = 0, shortlog;
@@ -1160,27 +1155,14 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 		B.b[i].patch = is_patch_stat(L, i ? B.b[i - 1].end : upto + 1,
 					     &B.b[i]);
 	chosen = choose_block(L, &B, last_sep);
-	if (chosen < 0) {
+	if (chosen < 0 || (size_t)chosen >= B.nr) {
 		err = "no diffstat (no ' N files changed' line)";
 		goto out;
 	}
 	take_sections(L, upto, B.b[chosen].first, req, &shortlog);
-	memset(&main, 0, sizeof(main));
-	failed = parse_shortlog(req, L, shortlog, B.b[chosen].first, &main) ||
-		 take_block(req, v, &B.b[chosen], &main);
-	req->author = main.author;
-	req->nr_authors = main.nr_authors;
-	req->row = main.row;
-	req->nr_rows = main.nr_rows;
-	req->rows_cut = main.rows_cut;
-	req->totals_missing = main.totals_missing;
-	req->totals_only = main.totals_only;
-	req->rows_uneven = main.rows_uneven;
-	req->files = main.files;
-	req->insertions = main.insertions;
-	req->deletions = main.deletions;
-	req->summary = main.summary;
-	req->nr_summary = main.nr_summary;
+	failed = parse_shortlog(req, L, shortlog, B.b[chosen].first,
+				&req->block) ||
+		 take_block(req, v, &B.b[chosen], &req->block);
 	req->has_patch = patch_follows(L, B.b[chosen].end);
 	for (i = (size_t)chosen + 1; i < B.nr; i++)
 		req->has_patch |= B.b[i].patch;

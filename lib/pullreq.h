@@ -145,21 +145,10 @@ struct pullreq {
 					   check it (fetchgate_check_ref()) */
 	struct str tip;			/* hex id "up to" */
 	struct str tip_subject;
-	struct str tag_message;		/* each of these three without */
-	struct str description;		/* the blank lines around it, */
-	struct str shortlog;		/* or empty */
-	struct pullreq_author *author;	/* the shortlog, parsed */
-	size_t nr_authors;
-
-	struct stat_row *row;
-	size_t nr_rows;
-	int rows_cut;			/* a " ..." line: fewer rows than files */
-	int totals_missing;		/* as in struct pullreq_block */
-	int totals_only;
-	int rows_uneven;
-	long files, insertions, deletions;
-	struct stat_summary *summary;
-	size_t nr_summary;
+	struct str tag_message;		/* each of these two, and the */
+	struct str description;		/* block's shortlog, without the
+					   blank lines around it, or empty */
+	struct pullreq_block block;	/* the shortlog and the diffstat */
 	int has_patch;			/* "diff --git " right after it (-p),
 					   or patches pasted after it */
 

@@ -72,8 +72,10 @@ static void add_totals(struct strbuf *sb, const struct stat_totals *t)
 
 static int same_totals(const struct pullreq *req, const struct stat_totals *t)
 {
-	return req->files == t->files && req->insertions == t->insertions &&
-	       req->deletions == t->deletions;
+	const struct pullreq_block *b = &req->block;
+
+	return b->files == t->files && b->insertions == t->insertions &&
+	       b->deletions == t->deletions;
 }
 
 static void add_str(struct strbuf *sb, const struct str *s)
@@ -123,7 +125,7 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	size_t i, j;
 	int shown = 0;
 
-	for (i = 0; i < req->nr_rows; i++) {
+	for (i = 0; i < req->block.nr_rows; i++) {
 		if (mt->file_of[i] >= 0)
 			continue;
 		if (porcelain) {
@@ -133,14 +135,14 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 				strbuf_addstr(sb, "only in the request:\n");
 			strbuf_addstr(sb, "  ");
 		}
-		add_row_count(sb, &req->row[i], porcelain);
+		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addch(sb, ' ');
-		add_row_name(sb, &req->row[i], porcelain);
+		add_row_name(sb, &req->block.row[i], porcelain);
 		strbuf_addch(sb, '\n');
 	}
 	shown = 0;
 	for (j = 0; j < ns->nr; j++) {
-		if (mt->used[j] || req->rows_cut || req->totals_only)
+		if (mt->used[j] || req->block.rows_cut || req->block.totals_only)
 			continue;
 		if (porcelain) {
 			strbuf_addstr(sb, "only-clean ");
@@ -156,14 +158,14 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 		strbuf_addch(sb, '\n');
 	}
 	shown = 0;
-	for (i = 0; i < req->nr_rows; i++) {
+	for (i = 0; i < req->block.nr_rows; i++) {
 		const struct numstat_file *f;
 
 		/* a row matched to no file: none of the diff's (it may have none) */
 		if (mt->file_of[i] < 0 || (size_t)mt->file_of[i] >= ns->nr)
 			continue;
 		f = &ns->file[mt->file_of[i]];
-		if (match_same_numbers(&req->row[i], f))
+		if (match_same_numbers(&req->block.row[i], f))
 			continue;
 		if (porcelain) {
 			strbuf_addstr(sb, "differ ");
@@ -172,7 +174,7 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 				strbuf_addstr(sb, "counted differently:\n");
 			strbuf_addstr(sb, "  request ");
 		}
-		add_row_count(sb, &req->row[i], porcelain);
+		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addstr(sb, porcelain ? " " : ", clean ");
 		add_file_counts(sb, f, porcelain);
 		strbuf_addch(sb, ' ');
@@ -257,19 +259,19 @@ static void add_damage_notes(struct strbuf *sb, const struct pullreq *req,
 		if (req->damage & (1u << (i / 2)))
 			strbuf_addf(sb, porcelain ? "damage %s\n" : "note: %s\n",
 				    what[porcelain ? i : i + 1]);
-	if (req->totals_missing)
+	if (req->block.totals_missing)
 		strbuf_addstr(sb, porcelain ? "damage totals-missing\n" :
 			      "note: no 'files changed' line: the totals are "
 			      "counted from the rows\n");
-	if (req->totals_only)
+	if (req->block.totals_only)
 		strbuf_addstr(sb, porcelain ? "damage totals-only\n" :
 			      "note: the diffstat is its 'files changed' line "
 			      "alone: only the totals are compared\n");
-	if (req->rows_uneven)
+	if (req->block.rows_uneven)
 		strbuf_addstr(sb, porcelain ? "damage rows-uneven\n" :
 			      "note: the diffstat's rows do not add up to its "
 			      "'files changed' line\n");
-	if (req->rows_cut)
+	if (req->block.rows_cut)
 		strbuf_addstr(sb, porcelain ? "damage cut\n" :
 			      "note: the diffstat is cut short (' ...'): "
 			      "it shows fewer rows than files\n");
@@ -298,7 +300,8 @@ static void add_message_records(struct strbuf *sb, const struct pullmsg *msg)
 static void add_heading(struct strbuf *sb, const struct verifying *vf)
 {
 	const struct pullreq *req = &vf->msg->req;
-	struct stat_totals rt = { req->files, req->insertions, req->deletions };
+	const struct pullreq_block *b = &req->block;
+	struct stat_totals rt = { b->files, b->insertions, b->deletions };
 
 	if (vf->opts->porcelain) {
 		add_message_records(sb, vf->msg);
@@ -313,8 +316,8 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 			quote_c_style(sb, vf->refetch.buf, vf->refetch.len, 1);
 			strbuf_addch(sb, '\n');
 		}
-		strbuf_addf(sb, "request %ld %ld %ld\n", req->files,
-			    req->insertions, req->deletions);
+		strbuf_addf(sb, "request %ld %ld %ld\n", b->files,
+			    b->insertions, b->deletions);
 		return;
 	}
 	strbuf_addstr(sb, "pull request: ");
@@ -472,9 +475,9 @@ static int same_files(const struct pullreq *req, const struct numstat *ns,
 {
 	size_t i, j;
 
-	if (req->rows_cut || req->files != (long)ns->nr)
+	if (req->block.rows_cut || req->block.files != (long)ns->nr)
 		return 0;
-	for (i = 0; i < req->nr_rows; i++)
+	for (i = 0; i < req->block.nr_rows; i++)
 		if (mt->file_of[i] < 0)
 			return 0;
 	for (j = 0; j < ns->nr; j++)
@@ -722,10 +725,10 @@ static long foreign_commits(const struct pullreq *req, int main_block,
 	long n = 0;
 
 	for (b = 0; b < (main_block ? 1 : req->nr_extra_blocks); b++)
-		for (a = 0; a < (main_block ? req->nr_authors :
+		for (a = 0; a < (main_block ? req->block.nr_authors :
 				 req->extra[b].nr_authors); a++) {
 			const struct pullreq_author *au = main_block ?
-				&req->author[a] : &req->extra[b].author[a];
+				&req->block.author[a] : &req->extra[b].author[a];
 
 			for (k = 0; k < au->nr_subjects; k++) {
 				const char *key;
@@ -868,7 +871,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		goto out;
 	add_heading(sb, vf);
 	add_since_note(sb, vf, since.buf, since_rc);
-	if (req->nr_authors) {
+	if (req->block.nr_authors) {
 		long listed = foreign_commits(req, 1, pulled);
 
 		if (listed)
@@ -923,7 +926,7 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 		if (!porcelain)
 			strbuf_addf(sb, "verdict: matches: the request's %s "
 				    "what pulling it changes\n",
-				    req->totals_only ? "totals are" :
+				    req->block.totals_only ? "totals are" :
 				    "diffstat is");
 		goto out;
 	}

@@ -33,6 +33,7 @@ static void names(struct str name, struct str path,
 
 static void check_request(const struct pullreq *r)
 {
+	const struct pullreq_block *b = &r->block;
 	size_t i, files = 0;
 
 	walk(r->base);
@@ -43,18 +44,18 @@ static void check_request(const struct pullreq *r)
 	walk(r->tip_subject);
 	walk(r->tag_message);
 	walk(r->description);
-	walk(r->shortlog);
+	walk(b->shortlog);
 	/* rows, or the totals line alone */
 	if (r->base.len < 7 || r->tip.len < 7 || !r->url.len ||
-	    !r->nr_rows != !!r->totals_only)
+	    !b->nr_rows != !!b->totals_only)
 		abort();
 	fuzz_sink ^= (unsigned char)fetchgate_check_url(r->url.s, r->url.len, 0,
 						 NULL, NULL);
 	if (r->ref.len)
 		fuzz_sink ^= (unsigned char)fetchgate_check_ref(r->ref.s, r->ref.len,
 							 NULL);
-	for (i = 0; i < r->nr_rows; i++) {
-		const struct stat_row *row = &r->row[i];
+	for (i = 0; i < b->nr_rows; i++) {
+		const struct stat_row *row = &b->row[i];
 
 		if (!row->name.len ||
 		    (row->abbreviated && (row->path.len || row->from.len)))
@@ -63,17 +64,18 @@ static void check_request(const struct pullreq *r)
 			files++;
 		names(row->name, row->path, row->from);
 	}
-	if (!r->rows_uneven && !r->totals_missing && !r->totals_only &&
-	    (r->rows_cut ? files >= (size_t)r->files : files != (size_t)r->files))
+	if (!b->rows_uneven && !b->totals_missing && !b->totals_only &&
+	    (b->rows_cut ? files >= (size_t)b->files :
+			   files != (size_t)b->files))
 		abort();
-	if (r->totals_missing && files != (size_t)r->files)
+	if (b->totals_missing && files != (size_t)b->files)
 		abort();
-	for (i = 0; i < r->nr_authors; i++) {
+	for (i = 0; i < b->nr_authors; i++) {
 		size_t j;
 
-		walk(r->author[i].name);
-		for (j = 0; j < r->author[i].nr_subjects; j++)
-			walk(r->author[i].subject[j]);
+		walk(b->author[i].name);
+		for (j = 0; j < b->author[i].nr_subjects; j++)
+			walk(b->author[i].subject[j]);
 	}
 	for (i = 0; i < r->nr_extra_blocks; i++) {
 		size_t j;
@@ -83,9 +85,9 @@ static void check_request(const struct pullreq *r)
 			names(r->extra[i].row[j].name, r->extra[i].row[j].path,
 			      r->extra[i].row[j].from);
 	}
-	for (i = 0; i < r->nr_summary; i++)
-		names(r->summary[i].name, r->summary[i].path,
-		      r->summary[i].from);
+	for (i = 0; i < b->nr_summary; i++)
+		names(b->summary[i].name, b->summary[i].path,
+		      b->summary[i].from);
 }
 
 /* The input cut at its first two NULs: a name, a path, a source. */
@@ -124,7 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	err = pullreq_find(buf, size, &req);
 	if (err) {
-		if (req.nr_rows || req.row || req.base.len || req.owned_)
+		if (req.block.nr_rows || req.block.row || req.base.len ||
+		    req.owned_)
 			abort();
 	} else {
 		check_request(&req);

@@ -160,7 +160,6 @@ static void print_request(const struct pullreq *r)
 	static const char *const damage[] = {
 		"spaces", "quoted", "wrapped", "header"
 	};
-	struct pullreq_block b;
 	size_t i;
 
 	field("base", r->base);
@@ -171,21 +170,9 @@ static void print_request(const struct pullreq *r)
 	field("tip-subject", r->tip_subject);
 	field("tag-message", r->tag_message);
 	field("description", r->description);
-	field("shortlog", r->shortlog);
-	print_shortlog(r->author, r->nr_authors);
-	memset(&b, 0, sizeof(b));
-	b.row = r->row;
-	b.nr_rows = r->nr_rows;
-	b.rows_cut = r->rows_cut;
-	b.totals_missing = r->totals_missing;
-	b.totals_only = r->totals_only;
-	b.rows_uneven = r->rows_uneven;
-	b.files = r->files;
-	b.insertions = r->insertions;
-	b.deletions = r->deletions;
-	b.summary = r->summary;
-	b.nr_summary = r->nr_summary;
-	print_stat(&b);
+	field("shortlog", r->block.shortlog);
+	print_shortlog(r->block.author, r->block.nr_authors);
+	print_stat(&r->block);
 	if (r->has_patch)
 		puts("patch");
 	for (i = 0; i < sizeof(damage) / sizeof(*damage); i++)
