@@ -33,7 +33,8 @@ LIB_OBJS = lib/compare.o lib/conflicts.o lib/diff.o lib/gitmodules.o \
 	lib/quote.o lib/request-pull.o lib/resolve.o lib/run.o lib/signals.o \
 	lib/strbuf.o lib/strvec.o lib/usage.o lib/version.o \
 	lib/fetch.o lib/fetchgate.o lib/mail.o lib/match.o lib/progress.o \
-	lib/pullmsg.o lib/pullreq.o lib/relay.o lib/stat.o lib/str.o lib/verify.o
+	lib/pullmsg.o lib/pullreq.o lib/relay.o lib/stat.o lib/str.o lib/verify.o \
+	lib/judge.o lib/verdict-print.o
 OBJS = git-clean-diffstat.o $(LIB_OBJS)
 PROGRAM = git-clean-diffstat
 MANPAGE = Documentation/git-clean-diffstat.1

@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff.h"
+#include "judge.h"
+#include "quarantine.h"
+#include "request-pull.h"
+#include "resolve.h"
+#include "run.h"
+
+const char *const verdict_name[NR_VERDICTS] = {
+	"matches", "messy", "differs", "conflicts", "error"
+};
+
+static int same_totals(const struct pullreq *req, const struct stat_totals *t)
+{
+	const struct pullreq_block *b = &req->block;
+
+	return b->files == t->files && b->insertions == t->insertions &&
+	       b->deletions == t->deletions;
+}
+
+/*
+ * Parse out, the output of a git diff --numstat -z, into ns.  When stat
+ * is not NULL, the diff also had --stat --summary, which git prints
+ * after the numstat records: stat gets that text, which starts after
+ * the last NUL (each record ends with one).
+ */
+static void parse_numstat(const struct strbuf *out, struct numstat *ns,
+			  struct strbuf *stat)
+{
+	const char *why;
+	size_t len = out->len;
+
+	if (stat) {
+		while (len && out->buf[len - 1])
+			len--;
+		strbuf_add(stat, out->buf + len, out->len - len);
+	}
+	if (numstat_parse(out->buf, len, ns, &why))
+		die("cannot parse the output of git diff --numstat: %s", why);
+}
+
+/*
+ * Run cp, a git whose failure is this request's, not the whole run's:
+ * 0, or -1 with why it failed (what: "git diff").
+ */
+static int run_or_fail(struct child_process *cp, const char *what,
+		       struct strbuf *why)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+
+	cp->err = &err;
+	cp->err_max = 65536;
+	rc = run_git(cp);
+	cp->err = NULL;
+	if (rc)
+		run_reason(why, what, rc, &err);
+	strbuf_release(&err);
+	return rc ? -1 : 0;
+}
+
+/* The subject of commit id, into subject. */
+static int commit_subject(const char *id, struct strbuf *subject,
+			  struct strbuf *why)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_pushl(&cp.args, "log", "-1", "--no-show-signature",
+		     "--format=%s", "--end-of-options", id, NULL);
+	cp.out = subject;
+	if (run_or_fail(&cp, "git log", why))
+		return -1;
+	strbuf_trim_newlines(subject);
+	return 0;
+}
+
+/*
+ * The diffs of a judgement, numstat records (-z) and, for the clean one
+ * that a messy report prints, --stat --summary after them.  The
+ * receiver's diff.relative must not cut them to a directory.
+ */
+static const char *const numstat[] = {
+	"--numstat", "-z", "--no-relative", NULL
+};
+static const char *const numstat_stat[] = {
+	"--numstat", "-z", "--stat", "--summary", "--no-relative", NULL
+};
+/* the clean diff with renames only, as git request-pull finds them */
+static const char *const numstat_renames[] = {
+	"-M", "--numstat", "-z", "--no-relative", NULL
+};
+
+
+/*
+ * Does the --summary of a diff (after its --stat) name a copy?  Its
+ * lines start " create mode", " delete mode", " mode change",
+ * " rename ", " rewrite " or " copy ", the paths after.  A --stat line
+ * of a file named "copy ..." says yes too: that costs only a diff.
+ */
+static int has_copies(const struct strbuf *stat)
+{
+	return strstr(stat->buf, "\n copy ") != NULL;
+}
+
+/* A diff of the merge, its output parsed into ns (its text into stat). */
+static int diff_merge(const struct merge *m, const char *const *format,
+		      struct strbuf *out, struct numstat *ns,
+		      struct strbuf *stat, struct strbuf *why)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	merge_diff(&cp, m, NULL, format);
+	cp.out = out;
+	if (run_or_fail(&cp, "git diff", why))
+		return -1;
+	parse_numstat(out, ns, stat);
+	return 0;
+}
+
+/* Does the request's diffstat give exactly the files and numbers of ns? */
+static int request_is(const struct pullreq *req, const struct numstat *ns,
+		      struct match *mt)
+{
+	struct stat_totals t;
+
+	match_rows(req, ns, mt);
+	stat_numstat_totals(ns, &t);
+	return !mt->differences && same_totals(req, &t);
+}
+
+/*
+ * Are the request's rows the diff's files, their numbers aside?  Then
+ * another diff algorithm may count them as the sender's git did.
+ */
+static int same_files(const struct pullreq *req, const struct numstat *ns,
+		      const struct match *mt)
+{
+	size_t i, j;
+
+	if (req->block.rows_cut || req->block.files != (long)ns->nr)
+		return 0;
+	for (i = 0; i < req->block.nr_rows; i++)
+		if (mt->file_of[i] < 0)
+			return 0;
+	for (j = 0; j < ns->nr; j++)
+		if (!mt->used[j])
+			return 0;
+	return 1;
+}
+
+/*
+ * The diff algorithm other than the receiver's that counts the request's
+ * lines as the sender's git did, on the merge's diff whose renames are
+ * given (format: numstat or numstat_renames): its name, or NULL.
+ */
+static const char *other_algorithm(const struct merge *m,
+				   const struct pullreq *req,
+				   const char *const *format,
+				   struct strbuf *why)
+{
+	static const char *const algorithms[] = {
+		"myers", "minimal", "patience", "histogram"
+	};
+	const char *found = NULL;
+	size_t i;
+
+	for (i = 0; !found && i < sizeof(algorithms) / sizeof(*algorithms); i++) {
+		const char *args[8];
+		struct strbuf out = STRBUF_INIT, opt = STRBUF_INIT;
+		struct numstat ns = NUMSTAT_INIT;
+		struct match mt = { NULL, NULL, 0 };
+		size_t k;
+
+		strbuf_addf(&opt, "--diff-algorithm=%s", algorithms[i]);
+		for (k = 0; format[k]; k++)
+			args[k] = format[k];
+		args[k++] = opt.buf;
+		args[k] = NULL;
+		if (!diff_merge(m, args, &out, &ns, NULL, why) &&
+		    request_is(req, &ns, &mt))
+			found = algorithms[i];
+		match_release(&mt);
+		numstat_release(&ns);
+		strbuf_release(&out);
+		strbuf_release(&opt);
+		if (why->len)
+			break;
+	}
+	return found;
+}
+
+/*
+ * How many commits the revision range <since>..<tip> has (git rev-list
+ * --count): -1 when git cannot tell (the "since" commit unknown here).
+ */
+static long count_commits(const char *since, const char *tip)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	long n;
+
+	strvec_pushl(&cp.args, "rev-list", "--count", "--end-of-options", NULL);
+	strvec_pushf(&cp.args, "%s..%s", since, tip);
+	cp.out = &out;
+	cp.no_stderr = 1;
+	n = run_git(&cp) ? -1 : strtol(out.buf, NULL, 10);
+	strbuf_release(&out);
+	return n;
+}
+
+/* git merge-base --is-ancestor <since> <tip>: the "since" commit checked */
+static void since_cmd(struct child_process *cp, const char *since,
+		      const struct verifying *vf)
+{
+	strvec_pushl(&cp->args, "merge-base", "--is-ancestor",
+		     "--end-of-options", since, vf->tip.buf, NULL);
+	cp->no_stderr = 1;
+}
+
+/*
+ * The requests pulled before this one (--in-order) that bring some of
+ * its commits (a shared topic branch: what upstream did not have), or,
+ * with conflicts, whose tip conflicts with its own: their messages'
+ * numbers into numbers.
+ */
+static void find_earlier(const struct verifying *vf, int conflicts,
+			 struct strvec *numbers)
+{
+	size_t i, nr = vf->nr_earlier + 1;
+	struct child_process *cps = xmalloc(nr * sizeof(*cps));
+	struct child_process **p = xmalloc(nr * sizeof(struct child_process *));
+	struct strbuf *out = xmalloc(nr * sizeof(*out));
+	struct strvec env = STRVEC_INIT;
+	int *rcs = xmalloc(nr * sizeof(*rcs));
+
+	quarantine_env(&env, vf->p.objdir.buf);
+	for (i = 0; i < nr; i++) {
+		const char *other = i ? vf->earlier[i - 1].tip : NULL;
+
+		strbuf_init(&out[i]);
+		cps[i] = (struct child_process)CHILD_PROCESS_INIT;
+		p[i] = &cps[i];
+		cps[i].out = &out[i];
+		cps[i].no_stderr = 1;
+		if (conflicts && other) {
+			strvec_pushl(&cps[i].args, "merge-tree", "--write-tree",
+				     other, vf->tip.buf, NULL);
+			strvec_pushv(&cps[i].env, env.v, env.nr);
+			continue;
+		}
+		strvec_pushl(&cps[i].args, "rev-list", "--count",
+			     "--end-of-options", vf->tip.buf, NULL);
+		strvec_pushf(&cps[i].args, "^%s", vf->upstream_oid);
+		if (other)
+			strvec_pushf(&cps[i].args, "^%s", other);
+	}
+	if (conflicts) {
+		strvec_clear(&cps[0].args);	/* only the tips' merges */
+		run_git_all(p + 1, rcs + 1, nr - 1);
+	} else {
+		run_git_all(p, rcs, nr);
+	}
+	for (i = 1; i < nr; i++)
+		if (conflicts ? rcs[i] == 1 :
+		    !rcs[0] && !rcs[i] &&
+		    strtol(out[i].buf, NULL, 10) < strtol(out[0].buf, NULL, 10))
+			strvec_pushf(numbers, "%zu", vf->earlier[i - 1].number);
+	for (i = 0; i < nr; i++)
+		strbuf_release(&out[i]);
+	strvec_clear(&env);
+	free(cps);
+	free(p);
+	free(out);
+	free(rcs);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The one walk of a request's history: git log --boundary of
+ * <upstream>..<tip>, a line a commit, "<mark><id> <subject>", the mark
+ * '>' for a commit pulling brings and '-' for a boundary commit (one
+ * <upstream> has, a parent of one it brings).  It answers, before any
+ * merge: is the tip merged already (no commit to bring), are the
+ * histories unrelated (commits, but no boundary), which subjects does
+ * pulling bring (for the shortlog), and, most often, is the request's
+ * "since" commit an ancestor of the tip (it is when the walk met it).
+ */
+struct walk {
+	struct strvec pulled;		/* the subjects it brings, sorted */
+	long nr;			/* how many commits it brings */
+	int boundary;			/* some commit of <upstream> met */
+	int since_met;			/* the "since" commit met */
+};
+
+
+static void walk_cmd(struct child_process *cp, const struct verifying *vf,
+		     struct strbuf *out, struct strbuf *err)
+{
+	strvec_pushl(&cp->args, "log", "--boundary", "--no-show-signature",
+		     "--format=%m%H %s", "--end-of-options", NULL);
+	strvec_pushf(&cp->args, "%s..%s", vf->p.upstream.oid.buf, vf->tip.buf);
+	cp->out = out;
+	cp->err = err;
+	cp->err_max = 65536;
+}
+
+/*
+ * What walk_cmd()'s git said (it exited rc; its lines cut in out) into
+ * w: 0, or -1 with why it failed.
+ */
+static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
+		      const char *since, size_t hexlen, struct walk *w,
+		      struct strbuf *why)
+{
+	char *line, *nl;
+
+	if (rc) {
+		run_reason(why, "git log", rc, err);
+		return -1;
+	}
+	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (strlen(line) < hexlen + 2 || line[hexlen + 1] != ' ')
+			continue;
+		if (!strncmp(line + 1, since, hexlen) && !since[hexlen])
+			w->since_met = 1;
+		if (*line == '-') {
+			w->boundary = 1;
+			continue;
+		}
+		w->nr++;
+		strvec_push(&w->pulled, line + hexlen + 2);
+	}
+	if (w->pulled.nr)
+		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
+	return 0;
+}
+
+/*
+ * How many of the commits the mail's shortlog (main_block) or its other
+ * shortlog and diffstat blocks (one pasted from another request) list
+ * pulling the tip does not bring: their subjects not among pulled.
+ */
+static long foreign_commits(const struct pullreq *req, int main_block,
+			    const struct strvec *pulled)
+{
+	struct strbuf subject = STRBUF_INIT;
+	size_t b, a, k;
+	long n = 0;
+
+	for (b = 0; b < (main_block ? 1 : req->nr_extra_blocks); b++)
+		for (a = 0; a < (main_block ? req->block.nr_authors :
+				 req->extra[b].nr_authors); a++) {
+			const struct pullreq_author *au = main_block ?
+				&req->block.author[a] : &req->extra[b].author[a];
+
+			for (k = 0; k < au->nr_subjects; k++) {
+				const char *key;
+
+				strbuf_reset(&subject);
+				strbuf_add(&subject, au->subject[k].s,
+					   au->subject[k].len);
+				key = subject.buf;
+				n += !pulled->nr ||
+				     !bsearch(&key, pulled->v, pulled->nr,
+					      sizeof(*pulled->v), cmp_str);
+			}
+		}
+	strbuf_release(&subject);
+	return n;
+}
+
+/*
+ * The one walk (walk_cmd()) into w, then, unless it found the tip
+ * merged already, the merge, the "since" commit checked beside it
+ * when the walk did not meet it: 0, or -1 with why it failed.
+ */
+static int judge_merge(struct verifying *vf, struct judgement *j,
+		       struct walk *w)
+{
+	const struct pullreq *req = &vf->msg->req;
+	struct pull *p = &vf->p;
+	struct child_process log = CHILD_PROCESS_INIT;
+	struct child_process beside = CHILD_PROCESS_INIT;
+	struct child_process merging = CHILD_PROCESS_INIT, *cps[2];
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strvec bases = STRVEC_INIT;
+	int rc = -1, rcs[2];
+	size_t n = 0;
+
+	/* <upstream> as resolved, and the tip: no second rev-parse */
+	p->head.name = vf->tip.buf;
+	strbuf_reset(&p->head.oid);
+	strbuf_add(&p->head.oid, vf->tip.buf, vf->tip.len);
+
+	/* first the one walk: a merged tip needs no merge */
+	strbuf_add(&j->since, req->base.s, req->base.len);
+	walk_cmd(&log, vf, &out, &err);
+	if (walk_parse(run_git(&log), &out, &err, j->since.buf, vf->tip.len,
+		       w, &j->why))
+		goto out;
+	j->merged = !w->nr;
+	/* no boundary: merge.c says why (unrelated, or a shallow clone) */
+	if (w->nr && !w->boundary && merge_bases(p, &bases, &j->why))
+		goto out;
+	/* beside the merge, when the walk did not meet it: the "since" */
+	if (!j->merged) {
+		merge_cmd(&j->merge, p, 0, &merging);
+		cps[n++] = &merging;
+	}
+	if (!w->since_met) {
+		since_cmd(&beside, j->since.buf, vf);
+		cps[n++] = &beside;
+	}
+	run_git_all(cps, rcs, n);
+	if (!w->since_met)
+		j->since_rc = rcs[n - 1];
+	if (!j->merged && merge_result(&j->merge, rcs[0], &j->why))
+		goto out;
+	rc = 0;
+out:
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strvec_clear(&bases);
+	return rc;
+}
+
+/*
+ * Is the request's diffstat git request-pull's, from the first merge
+ * base (3.)?  1 with the base (and its subject, for a person), 0, or
+ * -1 with why a git failed.
+ */
+static int judge_messy(const struct verifying *vf, struct judgement *j)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct strvec bases = STRVEC_INIT;
+	struct numstat rp = NUMSTAT_INIT;
+	struct match rpmt = { NULL, NULL, 0 };
+	int rc = -1;
+
+	/* merged: git request-pull's diffstat is as empty as the clean one */
+	if (j->merged)
+		return 0;
+	if (merge_bases(&vf->p, &bases, &j->why))
+		goto out;
+	request_pull_diff(&cp, &vf->p, bases.v[0], NULL, numstat);
+	cp.out = &out;
+	if (run_or_fail(&cp, "git diff", &j->why))
+		goto out;
+	parse_numstat(&out, &rp, NULL);
+	rc = request_is(&vf->msg->req, &rp, &rpmt);
+	if (rc)
+		strbuf_addstr(&j->base, bases.v[0]);
+	/* its subject is shown to a person only */
+	if (rc && !vf->opts->porcelain &&
+	    commit_subject(bases.v[0], &j->base_subject, &j->why))
+		rc = -1;
+out:
+	match_release(&rpmt);
+	numstat_release(&rp);
+	strbuf_release(&out);
+	strvec_clear(&bases);
+	return rc;
+}
+
+/*
+ * Why the request's diffstat differs (5.).  What only a person's report
+ * says is looked for only for a person: the counts of commits and
+ * core.quotePath, each a git.
+ */
+static void judge_differs(const struct verifying *vf, struct judgement *j,
+			  const struct walk *w)
+{
+	int porcelain = vf->opts->porcelain;
+	long n;
+
+	if (!strcmp(vf->how, "moved"))
+		j->reason = WHY_MOVED;
+	else if (j->merged)
+		j->reason = WHY_MERGED;
+	/* a script is told of them whatever the reason, a person when
+	   they are it */
+	if (vf->nr_earlier && (porcelain || j->reason == WHY_UNKNOWN))
+		find_earlier(vf, 0, &j->earlier);
+	if (j->reason == WHY_UNKNOWN && j->earlier.nr)
+		j->reason = WHY_EARLIER;
+	if (porcelain)
+		return;
+	if (j->reason == WHY_UNKNOWN) {
+		n = count_commits(j->since.buf, vf->tip.buf);
+		if (n > 0 && w->nr < n) {
+			j->reason = WHY_UPSTREAM_HAS;
+			j->commits = n;
+			j->upstream_has = n - w->nr;
+		}
+	}
+	/* core.quotePath: asked only here, where paths are shown */
+	j->quote_path = git_quote_path();
+}
+
+/*
+ * The diffs of a merge that did not conflict, each only when the one
+ * before did not give the request's diffstat (1. to 5.): the verdict.
+ */
+static enum verdict judge_diffs(struct verifying *vf, struct judgement *j,
+				const struct walk *w)
+{
+	const struct pullreq *req = &vf->msg->req;
+	struct strbuf out_m = STRBUF_INIT;
+	struct numstat renames = NUMSTAT_INIT;
+	struct match mmt = { NULL, NULL, 0 };
+	enum verdict v = FAILED;
+	int copies, messy;
+
+	/* merged: nothing to pull, every diff empty */
+	if (!j->merged && diff_merge(&j->merge, numstat_stat, &j->clean_out,
+				     &j->clean, &j->clean_stat, &j->why))
+		goto out;
+	stat_numstat_totals(&j->clean, &j->clean_totals);
+	if (req->nr_extra_blocks &&
+	    (j->foreign = foreign_commits(req, 0, &w->pulled))) {
+		j->reason = WHY_FOREIGN;
+		v = DIFFERS;
+		goto out;
+	}
+	if (request_is(req, &j->clean, &j->match)) {
+		v = MATCHES;
+		goto out;
+	}
+	/* without a copy, -M finds what -C found: no second diff */
+	copies = has_copies(&j->clean_stat);
+	if (copies && diff_merge(&j->merge, numstat_renames, &out_m, &renames,
+				 NULL, &j->why))
+		goto out;
+	if (copies && request_is(req, &renames, &mmt)) {
+		j->by = BY_RENAMES;
+		v = MATCHES;
+		goto out;
+	}
+	messy = judge_messy(vf, j);
+	if (messy) {
+		v = messy > 0 ? MESSY : FAILED;
+		goto out;
+	}
+	if (same_files(req, &j->clean, &j->match))
+		j->algorithm = other_algorithm(&j->merge, req, numstat, &j->why);
+	else if (copies && same_files(req, &renames, &mmt))
+		j->algorithm = other_algorithm(&j->merge, req, numstat_renames,
+					       &j->why);
+	if (j->why.len)
+		goto out;
+	if (j->algorithm) {
+		j->by = BY_ALGORITHM;
+		v = MATCHES;
+		goto out;
+	}
+	v = DIFFERS;
+	judge_differs(vf, j, w);
+out:
+	match_release(&mmt);
+	numstat_release(&renames);
+	strbuf_release(&out_m);
+	return v;
+}
+
+void judge(struct verifying *vf, struct judgement *j)
+{
+	const struct pullreq *req = &vf->msg->req;
+	struct walk w = { STRVEC_INIT, 0, 0, 0 };
+
+	memset(j, 0, sizeof(*j));
+	j->verdict = FAILED;
+	strbuf_init(&j->why);
+	strbuf_init(&j->since);
+	j->earlier = (struct strvec)STRVEC_INIT;
+	strbuf_init(&j->clean_out);
+	j->clean = (struct numstat)NUMSTAT_INIT;
+	strbuf_init(&j->base);
+	strbuf_init(&j->base_subject);
+	strbuf_init(&j->clean_stat);
+	if (judge_merge(vf, j, &w))
+		goto out;
+	if (req->block.nr_authors)
+		j->shortlog_foreign = foreign_commits(req, 1, &w.pulled);
+	if (j->merge.conflicted) {
+		if (vf->nr_earlier)
+			find_earlier(vf, 1, &j->earlier);
+		j->verdict = CONFLICTS;
+		goto out;
+	}
+	j->verdict = judge_diffs(vf, j, &w);
+	/* the tree pulling it makes: --in-order merges the next into it */
+	if (j->verdict != FAILED && j->merged)
+		strbuf_add(&vf->merged_tree, vf->p.upstream_tree.buf,
+			   vf->p.upstream_tree.len);
+	else if (j->verdict != FAILED)
+		strbuf_add(&vf->merged_tree, j->merge.tree.buf,
+			   j->merge.tree.len);
+out:
+	strvec_clear(&w.pulled);
+}
+
+void judgement_release(struct judgement *j)
+{
+	strbuf_release(&j->why);
+	strbuf_release(&j->since);
+	merge_release(&j->merge);
+	strvec_clear(&j->earlier);
+	numstat_release(&j->clean);
+	strbuf_release(&j->clean_out);
+	match_release(&j->match);
+	strbuf_release(&j->base);
+	strbuf_release(&j->base_subject);
+	strbuf_release(&j->clean_stat);
+}
