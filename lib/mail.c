@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -9,6 +11,17 @@
 #include "mail.h"
 #include "quarantine.h"
 #include "run.h"
+
+/*
+ * The most of a line held at once: a longer line is read and written
+ * in pieces of this size (and, beginning with "From ", is no From_
+ * line, where git mailsplit would look at its end), so that memory
+ * does not grow with the input.
+ */
+#define PIECE 65536
+
+/* "too large (more than <bound> bytes)", a message's error */
+static char too_large[64];
 
 /* The whole file at path appended to sb. */
 static void read_file(struct strbuf *sb, const char *path)
@@ -66,153 +79,342 @@ static void parse_info(struct mail *m, const struct strbuf *info)
 	strbuf_release(&email);
 }
 
-static void make_dir(const char *path)
+void mail_max_size_cmd(struct child_process *cp, struct strbuf *out,
+		       struct strbuf *err)
 {
-	if (mkdir(path, 0700) < 0)
-		die_errno("cannot create '%s'", path);
+	strvec_pushl(&cp->args, "config", "--type=int", "--get",
+		     "clean-diffstat.maxMessageSize", NULL);
+	cp->out = out;
+	cp->err = err;
 }
 
-void mail_split_cmd(const char *file, struct mail_list *list,
-		    struct child_process *cp)
+size_t mail_max_size(int rc, const struct strbuf *out,
+		     const struct strbuf *err)
 {
-	struct strbuf path = STRBUF_INIT;
-
-	if (file && !strcmp(file, "-"))
-		file = NULL;
-	memset(list, 0, sizeof(*list));
-	strbuf_init(&list->dir_);
-	strbuf_init(&list->out_);
-	strbuf_init(&list->err_);
-	quarantine_create();
-	strbuf_addf(&list->dir_, "%s/mail.XXXXXX", quarantine_path());
-	if (!mkdtemp(list->dir_.buf))
-		die_errno("cannot create a directory in '%s'", quarantine_path());
-	strbuf_addf(&path, "%s/split", list->dir_.buf);
-	make_dir(path.buf);
-
-	strvec_pushl(&cp->args, "mailsplit", "-b", "--mboxrd", NULL);
-	strvec_pushf(&cp->args, "-o%s", path.buf);
-	if (file)
-		strvec_pushl(&cp->args, "--", file, NULL);
-	else
-		cp->stdin_inherit = 1;
-	cp->out = &list->out_;
-	cp->err = &list->err_;
-	strbuf_release(&path);
-}
-
-/* How many messages git mailsplit says it wrote (it exited rc). */
-static size_t split_count(struct mail_list *list, int rc)
-{
-	size_t nr;
+	struct strbuf why = STRBUF_INIT;
 	char *end;
+	long long n;
 
+	if (rc == 1 && !out->len)
+		return MAIL_DEFAULT_MAX_SIZE;	/* unset */
+	if (rc) {
+		run_reason(&why, "cannot read clean-diffstat.maxMessageSize",
+			   rc, err);
+		die("%s", why.buf);
+	}
+	errno = 0;
+	n = strtoll(out->buf, &end, 10);
+	if (errno || end == out->buf || (*end && *end != '\n') || n <= 0)
+		die("bad clean-diffstat.maxMessageSize: '%.*s' (a size in "
+		    "bytes, such as 64m, is wanted)", (int)strcspn(out->buf, "\n"),
+		    out->buf);
+	return (size_t)n;
+}
+
+/* Fill in->buf anew: the number of bytes read, 0 at the end. */
+static size_t read_more(struct mail_input *in)
+{
+	ssize_t n;
+
+	do
+		n = read(in->fd, in->buf, PIECE);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		die_errno("cannot read the mail");
+	in->pos = 0;
+	in->end = (size_t)n;
+	return in->end;
+}
+
+/*
+ * Append to sb the rest of a line, its '\n' included, or PIECE bytes
+ * of it at most (more when that would cut a CRLF in two).  Returns 0
+ * at the end of the input, nothing appended.
+ */
+static int read_piece(struct mail_input *in, struct strbuf *sb)
+{
+	size_t start = sb->len;
+
+	for (;;) {
+		size_t got = sb->len - start, n;
+		const char *p, *nl;
+
+		if (in->pos == in->end && !read_more(in))
+			break;
+		p = in->buf + in->pos;
+		n = in->end - in->pos;
+		nl = memchr(p, '\n', n);
+		if (nl)
+			n = (size_t)(nl - p) + 1;
+		if (got + n > PIECE)
+			n = got < PIECE ? PIECE - got : 1;
+		strbuf_add(sb, p, n);
+		in->pos += n;
+		if (sb->buf[sb->len - 1] == '\n')
+			break;
+		if (sb->len - start >= PIECE && sb->buf[sb->len - 1] != '\r')
+			break;
+	}
+	return sb->len > start;
+}
+
+/* git mailsplit's is_from_line(): "From <sender> <date>" */
+static int is_from_line(const struct strbuf *sb)
+{
+	const char *line = sb->buf, *colon;
+
+	if (sb->len < 20 || memcmp("From ", line, 5))
+		return 0;
+	/* a piece of a longer line, or the whole line */
+	if (sb->len >= PIECE && sb->buf[sb->len - 1] != '\n')
+		return 0;
+	colon = line + sb->len - 2;
+	line += 5;
+	for (;;) {
+		if (colon < line)
+			return 0;
+		if (*--colon == ':')
+			break;
+	}
+	if (colon - 4 < sb->buf || !isdigit((unsigned char)colon[-4]) ||
+	    !isdigit((unsigned char)colon[-2]) ||
+	    !isdigit((unsigned char)colon[-1]) ||
+	    !isdigit((unsigned char)colon[1]) ||
+	    !isdigit((unsigned char)colon[2]))
+		return 0;
+	/* year */
+	return strtol(colon + 3, NULL, 10) > 90;
+}
+
+/* git mailsplit's is_gtfrom(): a line of mboxrd's, ">From ", ">>From "... */
+static int is_gtfrom(const struct strbuf *sb)
+{
+	size_t ngt;
+
+	if (sb->len < 6)
+		return 0;
+	ngt = strspn(sb->buf, ">");
+	return ngt && sb->len - ngt >= 5 && !memcmp(sb->buf + ngt, "From ", 5);
+}
+
+static void write_all(int fd, const char *p, size_t len, const char *path)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			die_errno("cannot write '%s'", path);
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * Write to path the message that begins with in->line, up to the next
+ * From_ line (then in->line), or the end of the input; a message
+ * larger than the bound is too large (not written in full).
+ */
+static void split_one(struct mail_input *in, const char *path,
+		      struct mail *m)
+{
+	struct strbuf *sb = &in->line;
+	size_t size = 0;
+	int at_start = 1;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		die_errno("cannot create '%s'", path);
+	for (;;) {
+		int eol = sb->len && sb->buf[sb->len - 1] == '\n';
+		size_t skip = at_start && is_gtfrom(sb);
+
+		if (eol && sb->len > 1 && sb->buf[sb->len - 2] == '\r') {
+			strbuf_setlen(sb, sb->len - 2);
+			strbuf_addch(sb, '\n');
+		}
+		size += sb->len - skip;
+		if (size > in->max_size && in->bare)
+			die("the message is %s", too_large);
+		if (size > in->max_size && !m->too_large) {
+			m->too_large = 1;
+			m->error = too_large;
+		}
+		if (!m->too_large)
+			write_all(fd, sb->buf + skip, sb->len - skip, path);
+		at_start = eol;
+		strbuf_reset(sb);
+		if (!read_piece(in, sb)) {
+			in->done = 1;
+			break;
+		}
+		if (at_start && !in->bare && is_from_line(sb))
+			break;	/* the next message's */
+	}
+	if (close(fd) < 0)
+		die_errno("cannot write '%s'", path);
+}
+
+/* A Maildir, cut by git mailsplit into in->dir/split. */
+static void split_maildir(struct mail_input *in, const char *dir)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	char *end;
+	int rc;
+
+	strbuf_addf(&out, "%s/split", in->dir.buf);
+	if (mkdir(out.buf, 0700) < 0)
+		die_errno("cannot create '%s'", out.buf);
+	strvec_pushl(&cp.args, "mailsplit", "-b", "--mboxrd", NULL);
+	strvec_pushf(&cp.args, "-o%s", out.buf);
+	strbuf_reset(&out);
+	strvec_pushl(&cp.args, "--", dir, NULL);
+	cp.out = &out;
+	cp.err = &err;
+	rc = run_git(&cp);
 	if (rc) {
 		/* its "error: " lines, one or two, as one fatal line */
 		struct strbuf why = STRBUF_INIT;
 
-		run_reason(&why, "cannot read the mail", rc, &list->err_);
+		run_reason(&why, "cannot read the mail", rc, &err);
 		die("%s", why.buf);
 	}
-	nr = (size_t)strtoul(list->out_.buf, &end, 10);
-	if (end == list->out_.buf || (*end && *end != '\n'))
-		die("cannot read what git mailsplit says: '%s'", list->out_.buf);
-	return nr;
+	in->maildir_nr = (size_t)strtoul(out.buf, &end, 10);
+	if (end == out.buf || (*end && *end != '\n'))
+		die("cannot read what git mailsplit says: '%s'", out.buf);
+	strbuf_release(&out);
+	strbuf_release(&err);
 }
 
-/* git mailinfo of one message, and what it says */
-struct job {
-	struct child_process cp;
-	struct strbuf in, info, err;
-};
-
-void mail_read_split(struct mail_list *list, int rc,
-		     struct child_process **also, int *also_rcs, size_t nr_also)
+void mail_open(struct mail_input *in, const char *file, size_t max_size)
 {
-	const char *dir = list->dir_.buf;
-	struct strbuf path = STRBUF_INIT;
-	struct child_process **cps;
-	struct job *job;
-	int *rcs;
-	size_t i, nr = split_count(list, rc);
+	struct stat st;
+	int c;
 
-	list->mail = xmalloc((nr + 1) * sizeof(*list->mail));
-	list->nr = nr ? nr : 1;		/* an empty input: one empty message */
-	job = xmalloc((nr + 1) * sizeof(*job));
-	cps = xmalloc((nr + nr_also + 1) * sizeof(struct child_process *));
-	rcs = xmalloc((nr + nr_also + 1) * sizeof(*rcs));
-	for (i = 0; i < list->nr; i++) {
-		struct mail m = { i + 1, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-				  STRBUF_INIT, NULL };
-
-		list->mail[i] = m;
+	memset(in, 0, sizeof(*in));
+	strbuf_init(&in->line);
+	strbuf_init(&in->dir);
+	in->max_size = max_size;
+	snprintf(too_large, sizeof(too_large),
+		 "too large (more than %zu bytes)", max_size);
+	quarantine_create();
+	strbuf_addf(&in->dir, "%s/mail.XXXXXX", quarantine_path());
+	if (!mkdtemp(in->dir.buf))
+		die_errno("cannot create a directory in '%s'", quarantine_path());
+	if (file && !strcmp(file, "-"))
+		file = NULL;
+	if (file && stat(file, &st) < 0)
+		die("cannot read the mail: cannot stat %s: %s", file,
+		    strerror(errno));
+	if (file && S_ISDIR(st.st_mode)) {
+		split_maildir(in, file);
+		in->fd = -1;
+		return;
 	}
-	for (i = 0; i < nr; i++) {
-		struct job j = { CHILD_PROCESS_INIT, STRBUF_INIT, STRBUF_INIT,
-				 STRBUF_INIT };
-
-		job[i] = j;
-		strbuf_addf(&job[i].in, "%s/split/%04zu", dir, i + 1);
-		strvec_pushl(&job[i].cp.args, "-c", "i18n.commitEncoding=UTF-8",
-			     "mailinfo", "-k", "-u", "--no-scissors",
-			     "--no-inbody-headers", "--quoted-cr=strip", NULL);
-		strvec_pushf(&job[i].cp.args, "%s/msg%04zu", dir, i + 1);
-		strvec_pushf(&job[i].cp.args, "%s/patch%04zu", dir, i + 1);
-		job[i].cp.in = job[i].in.buf;
-		job[i].cp.out = &job[i].info;
-		job[i].cp.err = &job[i].err;
-		cps[i] = &job[i].cp;
-	}
-	for (i = 0; i < nr_also; i++)
-		cps[nr + i] = also[i];
-	run_git_all(cps, rcs, nr + nr_also);
-	for (i = 0; i < nr_also; i++)
-		also_rcs[i] = rcs[nr + i];
-	for (i = 0; i < nr; i++) {
-		struct mail *m = &list->mail[i];
-
-		if (rcs[i]) {
-			m->error = "git mailinfo cannot read it";
-		} else {
-			parse_info(m, &job[i].info);
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/msg%04zu", dir, i + 1);
-			read_file(&m->text, path.buf);
-			strbuf_reset(&path);
-			strbuf_addf(&path, "%s/patch%04zu", dir, i + 1);
-			read_file(&m->text, path.buf);
+	in->fd = file ? open(file, O_RDONLY | O_CLOEXEC) : 0;
+	if (in->fd < 0)
+		die("cannot read the mail: cannot open mbox %s: %s", file,
+		    strerror(errno));
+	in->buf = xmalloc(PIECE);
+	/* as git mailsplit: blank lines first are no message's */
+	do {
+		if (in->pos == in->end && !read_more(in)) {
+			if (file)
+				die("cannot read the mail: empty mbox: '%s'",
+				    file);
+			in->done = 1;
+			return;
 		}
-		strbuf_release(&job[i].in);
-		strbuf_release(&job[i].info);
-		strbuf_release(&job[i].err);
-	}
-	free(job);
-	free(cps);
-	free(rcs);
-	strbuf_release(&path);
-	strbuf_release(&list->dir_);
-	strbuf_release(&list->out_);
-	strbuf_release(&list->err_);
+		c = (unsigned char)in->buf[in->pos++];
+	} while (isspace(c));
+	in->pos--;
+	read_piece(in, &in->line);
+	in->bare = !is_from_line(&in->line);
 }
 
-void mail_read(const char *file, struct mail_list *list)
+/*
+ * git mailinfo of the message at path, into m: its headers, and unless
+ * it is too large (then path holds its beginning), its text.
+ */
+static void decode(struct mail_input *in, const char *path, struct mail *m)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf info = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, patch = STRBUF_INIT;
 
-	mail_split_cmd(file, list, &cp);
-	mail_read_split(list, run_git(&cp), NULL, NULL, 0);
+	strbuf_addf(&msg, "%s/msg", in->dir.buf);
+	strbuf_addf(&patch, "%s/patch", in->dir.buf);
+	strvec_pushl(&cp.args, "-c", "i18n.commitEncoding=UTF-8", "mailinfo",
+		     "-k", "-u", "--no-scissors", "--no-inbody-headers",
+		     "--quoted-cr=strip", msg.buf, patch.buf, NULL);
+	cp.in = path;
+	cp.out = &info;
+	cp.err = &err;
+	if (run_git(&cp)) {
+		if (!m->too_large)
+			m->error = "git mailinfo cannot read it";
+	} else if (m->too_large) {
+		parse_info(m, &info);
+	} else {
+		parse_info(m, &info);
+		read_file(&m->text, msg.buf);
+		read_file(&m->text, patch.buf);
+	}
+	strbuf_release(&info);
+	strbuf_release(&err);
+	strbuf_release(&msg);
+	strbuf_release(&patch);
 }
 
-void mail_list_release(struct mail_list *list)
+int mail_next(struct mail_input *in, struct mail *m)
 {
-	size_t i;
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
 
-	for (i = 0; i < list->nr; i++) {
-		strbuf_release(&list->mail[i].subject);
-		strbuf_release(&list->mail[i].from);
-		strbuf_release(&list->mail[i].date);
-		strbuf_release(&list->mail[i].text);
+	if (in->fd < 0 && in->number >= in->maildir_nr)
+		in->done = 1;
+	if (in->done && in->number)
+		return 0;
+	m->number = ++in->number;
+	if (in->done)
+		return 1;	/* an empty input: one empty message */
+	if (in->fd < 0) {
+		strbuf_addf(&path, "%s/split/%04zu", in->dir.buf, m->number);
+		if (stat(path.buf, &st) < 0)
+			die_errno("cannot stat '%s'", path.buf);
+		if ((size_t)st.st_size > in->max_size) {
+			m->too_large = 1;
+			m->error = too_large;
+		}
+		if (!m->too_large)
+			decode(in, path.buf, m);
+	} else {
+		strbuf_addf(&path, "%s/message", in->dir.buf);
+		split_one(in, path.buf, m);
+		decode(in, path.buf, m);
 	}
-	free(list->mail);
-	memset(list, 0, sizeof(*list));
+	strbuf_release(&path);
+	return 1;
+}
+
+void mail_close(struct mail_input *in)
+{
+	if (in->fd > 0)
+		close(in->fd);
+	free(in->buf);
+	strbuf_release(&in->line);
+	strbuf_release(&in->dir);
+	memset(in, 0, sizeof(*in));
+}
+
+void mail_release(struct mail *m)
+{
+	strbuf_release(&m->subject);
+	strbuf_release(&m->from);
+	strbuf_release(&m->date);
+	strbuf_release(&m->text);
+	m->error = NULL;
+	m->too_large = 0;
 }

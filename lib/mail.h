@@ -7,14 +7,20 @@
 #include "strbuf.h"
 
 /*
- * Reading mail with git's own plumbing, which every git >= 2.38 ships,
- * instead of decoding it by hand:
+ * Reading mail one message at a time, with git's own plumbing to decode
+ * each:
  *
- *  - `git mailsplit -b --mboxrd` cuts the input into messages, in a
- *    directory inside the quarantine (quarantine.h): an mbox (a message
- *    starts at a From_ line "From <sender> <date>", and ">From " lines
- *    lose one '>'), a Maildir (a directory), or, without a From_ line,
- *    one message;
+ *  - the input (a file, or stdin) is cut into messages here, by git
+ *    mailsplit's rule (`git mailsplit -b --mboxrd`): a message starts
+ *    at a From_ line ("From <sender> <date>", git's is_from_line()), a
+ *    ">From " line loses one '>', a CRLF line end becomes LF; an input
+ *    whose first line (after blank ones) is not a From_ line is one
+ *    message.  A directory is a Maildir: git mailsplit cuts it, in the
+ *    quarantine (quarantine.h).  Each message is written to a file in
+ *    the quarantine as it is read, so that memory holds one line at a
+ *    time, and a message larger than the bound is not kept: it is "too
+ *    large" (an input of one message is not read past the bound: that
+ *    is fatal);
  *  - `git mailinfo` decodes each message, whatever the user's mailinfo
  *    settings: -k keeps the subject as written ("[GIT PULL] ..."),
  *    -u with i18n.commitEncoding=UTF-8 converts headers and body from
@@ -23,11 +29,13 @@
  *    --no-scissors and --no-inbody-headers keep the body whole, and
  *    --quoted-cr=strip drops the CR of CRLF lines in a base64 or
  *    quoted-printable body.  Quoted-printable, base64, RFC 2047 words
- *    and multipart are undone; format=flowed is not.  The gits run in
- *    parallel (run.h's run_git_all()).
+ *    and multipart are undone; format=flowed is not.
  *
  * Nothing read from the mail reaches git as an argument.
  */
+
+/* The bound of a message when clean-diffstat.maxMessageSize is unset. */
+#define MAIL_DEFAULT_MAX_SIZE ((size_t)64 << 20)
 
 struct mail {
 	size_t number;			/* 1, 2, ...: its place in the input */
@@ -40,44 +48,64 @@ struct mail {
 	 * at a "diff --git" or "---" line; the whole is wanted here).
 	 */
 	struct strbuf text;
-	/* NULL, or why the message could not be read (then no text) */
+	/*
+	 * NULL, or why the message could not be read (then no text):
+	 * "git mailinfo cannot read it", or with too_large set "too
+	 * large (more than <bound> bytes)" (then its headers are those
+	 * of its beginning, as far as git mailinfo can read them).
+	 */
 	const char *error;
+	int too_large;
 };
 
-struct mail_list {
-	struct mail *mail;
-	size_t nr;
-	/* private: git mailsplit's, from mail_split_cmd() to mail_read_split() */
-	struct strbuf dir_, out_, err_;
-};
+#define MAIL_INIT { 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, \
+		    NULL, 0 }
 
-#define MAIL_LIST_INIT { NULL, 0, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT }
+/* The input being read; its fields are private. */
+struct mail_input {
+	size_t max_size;
+	size_t number;			/* of the last message read */
+	int fd;
+	int bare;			/* one message, no From_ line */
+	int done;			/* no message left */
+	size_t maildir_nr;		/* a Maildir: how many messages */
+	char *buf;			/* what was read and is not used yet */
+	size_t pos, end;
+	struct strbuf line;		/* the next message's first line */
+	struct strbuf dir;		/* in the quarantine: its files */
+};
 
 struct child_process;
 
 /*
- * Read the messages of file (stdin when file is NULL or "-"; git
- * mailsplit reads it itself) into *list, in two steps, so that the
- * caller runs other gits beside git's:
- *
- *  - mail_split_cmd() makes the directory for the messages and sets cp
- *    up to run git mailsplit into it, which the caller runs (beside
- *    others: it needs nothing of them);
- *  - mail_read_split() takes its exit code rc, runs git mailinfo of
- *    each message and the caller's nr_also gits also beside them
- *    (their exit codes into also_rcs), and fills *list.  It dies when
- *    git mailsplit failed (an unreadable file); a message git mailinfo
- *    cannot read has its error set and the others are read.  An empty
- *    input is one empty message.
+ * The bound of a message, clean-diffstat.maxMessageSize with git's k, m
+ * and g suffixes (git config --type=int), in two steps:
+ * mail_max_size_cmd() sets cp up to read it into out, and
+ * mail_max_size() takes what it gave (it exited rc): the bound, or
+ * MAIL_DEFAULT_MAX_SIZE when unset.  Dies of a bad value.
  */
-void mail_split_cmd(const char *file, struct mail_list *list,
-		    struct child_process *cp);
-void mail_read_split(struct mail_list *list, int rc,
-		     struct child_process **also, int *also_rcs, size_t nr_also);
+void mail_max_size_cmd(struct child_process *cp, struct strbuf *out,
+		       struct strbuf *err);
+size_t mail_max_size(int rc, const struct strbuf *out,
+		     const struct strbuf *err);
 
-/* Both steps, with nothing beside. */
-void mail_read(const char *file, struct mail_list *list);
+/*
+ * Start reading file (stdin when NULL or "-"), messages larger than
+ * max_size bytes being too large.  Dies when it cannot be read (it is
+ * not there, or it is an empty file).
+ */
+void mail_open(struct mail_input *in, const char *file, size_t max_size);
 
-void mail_list_release(struct mail_list *list);
+/*
+ * Read and decode the next message into m (initialized with MAIL_INIT,
+ * or released): returns 1, or 0 when there is none left.  A message git
+ * mailinfo cannot read, or too large, has its error set.  An empty
+ * input is one empty message.  Dies when the input cannot be read, and
+ * when an input of one message is larger than the bound.
+ */
+int mail_next(struct mail_input *in, struct mail *m);
+
+void mail_close(struct mail_input *in);
+void mail_release(struct mail *m);
 
 #endif

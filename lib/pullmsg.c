@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "pullmsg.h"
-#include "run.h"
 
 static struct str str_of(const struct strbuf *sb)
 {
@@ -31,6 +30,8 @@ static void read_message(const struct mail *mail, struct pullmsg_list *res)
 		m->from = str_of(&mail->from);
 		m->date = str_of(&mail->date);
 		m->error = mail->error;
+		m->too_large = mail->too_large;
+		m->telltale = mail->too_large;
 		if (m->error)
 			break;
 		m->error = pullreq_find(text, len, &m->req);
@@ -46,32 +47,13 @@ static void read_message(const struct mail *mail, struct pullmsg_list *res)
 	}
 }
 
-void pullmsg_split_cmd(const char *file, struct pullmsg_list *res,
-		       struct child_process *cp)
+int pullmsg_next(struct mail_input *in, struct pullmsg_list *res)
 {
-	memset(res, 0, sizeof(*res));
-	mail_split_cmd(file, &res->mail_, cp);
-}
-
-void pullmsg_read_split(struct pullmsg_list *res, int rc,
-			struct child_process **also, int *also_rcs,
-			size_t nr_also)
-{
-	size_t i;
-
-	mail_read_split(&res->mail_, rc, also, also_rcs, nr_also);
-	for (i = 0; i < res->mail_.nr; i++)
-		read_message(&res->mail_.mail[i], res);
-	if (!res->msg)
-		res->msg = xmalloc(sizeof(*res->msg));
-}
-
-void pullmsg_read(const char *file, struct pullmsg_list *res)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-
-	pullmsg_split_cmd(file, res, &cp);
-	pullmsg_read_split(res, run_git(&cp), NULL, NULL, 0);
+	pullmsg_release(res);
+	if (!mail_next(in, &res->mail_))
+		return 0;
+	read_message(&res->mail_, res);
+	return 1;
 }
 
 void pullmsg_release(struct pullmsg_list *res)
@@ -81,6 +63,7 @@ void pullmsg_release(struct pullmsg_list *res)
 	for (i = 0; i < res->nr; i++)
 		pullreq_release(&res->msg[i].req);
 	free(res->msg);
-	mail_list_release(&res->mail_);
-	memset(res, 0, sizeof(*res));
+	mail_release(&res->mail_);
+	res->msg = NULL;
+	res->nr = res->alloc_ = 0;
 }

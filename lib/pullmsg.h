@@ -28,43 +28,38 @@ struct pullmsg {
 	/*
 	 * With an error: whether the message has a line of a request
 	 * (pullreq_telltale()): one that looks like a request but
-	 * cannot be read, to be reported, not skipped.
+	 * cannot be read, to be reported, not skipped; a message too
+	 * large to be read (too_large) is reported too.
 	 */
 	int telltale;
+	int too_large;
 	/* its place among the requests of the message: 1 of 1, ... */
 	size_t request, nr_requests;
 	struct pullreq req;
 };
 
-/* One entry a request: a message with two requests has two, numbered alike. */
+/*
+ * The requests of one message, one entry a request: a message with two
+ * requests has two, numbered alike; a message with none has one, with
+ * its error.
+ */
 struct pullmsg_list {
 	struct pullmsg *msg;
 	size_t nr;
-	struct mail_list mail_;		/* private: what the strings point into */
+	struct mail mail_;		/* private: what the strings point into */
 	size_t alloc_;			/* private: the room in msg */
 };
 
-#define PULLMSG_LIST_INIT { NULL, 0, MAIL_LIST_INIT, 0 }
+#define PULLMSG_LIST_INIT { NULL, 0, MAIL_INIT, 0 }
 
 /*
- * Read the messages of file (stdin when NULL or "-") and find the pull
- * request of each, in mail.h's two steps: pullmsg_split_cmd() sets cp
- * up to run git mailsplit, which the caller runs (beside others);
- * pullmsg_read_split() takes its exit code rc, reads the messages
- * (with the caller's nr_also gits beside git mailinfo, their exit
- * codes into also_rcs) and finds their requests (pullreq_find()).
- * Dies when the input cannot be read.
+ * Read the next message of in (mail.h's mail_open()) and find its
+ * requests (pullreq_find()) into *res, empty or released: returns 1, or
+ * 0 when no message is left.  Dies when the input cannot be read.
  */
-void pullmsg_split_cmd(const char *file, struct pullmsg_list *res,
-		       struct child_process *cp);
-void pullmsg_read_split(struct pullmsg_list *res, int rc,
-			struct child_process **also, int *also_rcs,
-			size_t nr_also);
+int pullmsg_next(struct mail_input *in, struct pullmsg_list *res);
 
-/* Both steps, with nothing beside. */
-void pullmsg_read(const char *file, struct pullmsg_list *res);
-
-/* Free what pullmsg_read_split() allocated; *res is then empty again. */
+/* Free what pullmsg_next() allocated; *res is then empty again. */
 void pullmsg_release(struct pullmsg_list *res);
 
 #endif

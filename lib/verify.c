@@ -359,56 +359,93 @@ static size_t fetch_jobs(const struct verifying_all *all)
 	return n > 0 ? (size_t)n : 1;
 }
 
+/*
+ * Every message of the input, its requests in list (one entry a
+ * request, in the order of the input), each message's in msgs.
+ */
+static void read_all(const char *file, size_t max_size,
+		     struct pullmsg_list **msgs, size_t *nr_msgs,
+		     struct pullmsg ***list, size_t *nr)
+{
+	struct mail_input in;
+	size_t alloc = 0, alloc_list = 0, i;
+
+	mail_open(&in, file, max_size);
+	for (;;) {
+		ALLOC_GROW(*msgs, *nr_msgs + 1, alloc);
+		(*msgs)[*nr_msgs] = (struct pullmsg_list)PULLMSG_LIST_INIT;
+		if (!pullmsg_next(&in, &(*msgs)[*nr_msgs]))
+			break;
+		(*nr_msgs)++;
+	}
+	mail_close(&in);
+	for (i = 0; i < *nr_msgs; i++) {
+		size_t j;
+
+		for (j = 0; j < (*msgs)[i].nr; j++) {
+			ALLOC_GROW(*list, *nr + 1, alloc_list);
+			(*list)[(*nr)++] = &(*msgs)[i].msg[j];
+		}
+	}
+}
+
 int verify(const struct options *opts)
 {
 	static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
 	struct verifying_all all = { .opts = opts };
-	struct pullmsg_list list = PULLMSG_LIST_INIT;
-	struct strbuf config = STRBUF_INIT, rev = STRBUF_INIT, rev_err = STRBUF_INIT;
-	struct child_process cp = CHILD_PROCESS_INIT, split = CHILD_PROCESS_INIT;
+	struct pullmsg_list *msgs = NULL;
+	struct pullmsg **list = NULL;
+	struct strbuf config = STRBUF_INIT, size = STRBUF_INIT;
+	struct strbuf size_err = STRBUF_INIT, rev = STRBUF_INIT, rev_err = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT, sizecp = CHILD_PROCESS_INIT;
 	struct child_process init = CHILD_PROCESS_INIT, up = CHILD_PROCESS_INIT;
-	struct child_process *cps[3] = { &up, &split, &cp }, *init_cp = &init;
-	size_t i, nr = 0, to_fetch = 0;
-	int rcs[3], rc;
+	struct child_process *cps[3] = { &up, &sizecp, &cp };
+	size_t i, nr = 0, to_fetch = 0, nr_msgs = 0, list_nr = 0, max_size;
+	int rcs[3];
 
 	/*
-	 * git mailsplit, and beside it <upstream> and the receiver's
-	 * configuration; then git mailinfo of each message, and beside
-	 * them git init of the repository the fetches go to
+	 * beside <upstream>, the receiver's configuration: the bound of a
+	 * message, and what the fetches need; then git init of the
+	 * repository the fetches go to
 	 */
 	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
 	resolve_cmd(&all.upstream, opts->upstream, opts->upstream, &up, &rev,
 		    &rev_err);
-	pullmsg_split_cmd(opts->verify_file, &list, &split);
+	mail_max_size_cmd(&sizecp, &size, &size_err);
 	if (!opts->no_fetch)
 		fetch_settings_cmd(&cp, &config);
 	run_git_all(cps, rcs, opts->no_fetch ? 2 : 3);
 	resolve_result(&all.upstream, rcs[0], &rev, &rev_err);
 	strbuf_release(&rev);
 	strbuf_release(&rev_err);
+	max_size = mail_max_size(rcs[1], &size, &size_err);
+	strbuf_release(&size);
+	strbuf_release(&size_err);
 	if (!opts->no_fetch)
 		fetch_settings_parse(&all.settings, rcs[2], &config);
 	strbuf_release(&config);
-	if (!opts->no_fetch)
+	if (!opts->no_fetch) {
 		fetch_prepare_cmd(&all.upstream, &init);
-	pullmsg_read_split(&list, rcs[1], &init_cp, &rc, !opts->no_fetch);
-	if (!opts->no_fetch)
-		fetch_prepared(rc);
+		fetch_prepared(run_git(&init));
+	}
+	read_all(opts->verify_file, max_size, &msgs, &nr_msgs, &list, &list_nr);
 
 	/* one mail, one output: a file, stdin or an mbox of it alone */
-	if (list.nr == 1 && list.msg[0].error)
-		die("no pull request in the message: %s", list.msg[0].error);
+	if (list_nr == 1 && list[0]->too_large)
+		die("the message is %s", list[0]->error);
+	if (list_nr == 1 && list[0]->error)
+		die("no pull request in the message: %s", list[0]->error);
 	/* a request that cannot be read is one to report, not to skip */
-	for (i = 0; i < list.nr; i++)
-		nr += !list.msg[i].error || list.msg[i].telltale;
+	for (i = 0; i < list_nr; i++)
+		nr += !list[i]->error || list[i]->telltale;
 	if (!nr)
-		die("no pull request in any of the %zu messages", list.nr);
+		die("no pull request in any of the %zu messages", list_nr);
 
 	/* several requests, even in one message: a report each */
-	all.mbox = list.nr > 1;
+	all.mbox = list_nr > 1;
 	all.rq = xmalloc(nr * sizeof(*all.rq));
-	for (i = 0; i < list.nr; i++) {
-		const struct pullmsg *msg = &list.msg[i];
+	for (i = 0; i < list_nr; i++) {
+		const struct pullmsg *msg = list[i];
 		struct request *r;
 
 		if (msg->error && !msg->telltale)
@@ -431,6 +468,12 @@ int verify(const struct options *opts)
 		add_str(&r->vf.url, &msg->req.url);
 		add_str(&r->vf.ref, &msg->req.ref);
 		add_str(&r->vf.want, &msg->req.tip);
+		if (msg->too_large) {
+			strbuf_addf(&r->fail.why, "message %zu is %s",
+				    msg->number, msg->error);
+			r->ready = 1;
+			continue;
+		}
 		if (msg->error) {
 			/* it looks like a request, but none can be read */
 			strbuf_addf(&r->fail.why, "no pull request in message "
@@ -513,6 +556,9 @@ int verify(const struct options *opts)
 	strbuf_release(&all.chain_tree);
 	fetch_settings_release(&all.settings);
 	pull_release(&all.upstream);
-	pullmsg_release(&list);
+	for (i = 0; i < nr_msgs; i++)
+		pullmsg_release(&msgs[i]);
+	free(msgs);
+	free(list);
 	return all.status;
 }

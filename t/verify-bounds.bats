@@ -309,3 +309,100 @@ run_timed() {
 	EOF
 	[ "$took" -lt 30 ]
 }
+
+# big_then_good <bytes>: an mbox, $BATS_TEST_TMPDIR/big.mbox, of the
+# request with <bytes> of padding after it, then the request alone; cd
+# to a receiver that has the tip.
+big_then_good() {
+	git push -q "$PUB" topic &&
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
+	{ cat "$BATS_TEST_TMPDIR/request"; yes 'padding padding padding' | head -c "$1"; } |
+		mail_message 7bit 'Subject: [GIT PULL] big' >"$BATS_TEST_TMPDIR/m.1" &&
+	mail_message 7bit 'Subject: [GIT PULL] good' <"$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/m.2" &&
+	mail_mbox "$BATS_TEST_TMPDIR"/m.[12] >"$BATS_TEST_TMPDIR/big.mbox" &&
+	receiver &&
+	git fetch -q "$PUB" topic
+}
+
+@test "a message above clean-diffstat.maxMessageSize is reported too large, counted, and the next one is still verified" {
+	big_then_good 20000
+	git config clean-diffstat.maxMessageSize 10k
+	run_tool --verify="$BATS_TEST_TMPDIR/big.mbox" --no-fetch
+	expect_status 1
+	grep '^message \|^error: \|^verdict: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
+	message 1: [GIT PULL] big
+	error: message 1 is too large (more than 10240 bytes)
+	message 2: [GIT PULL] good
+	verdict: matches
+	2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1
+	EOF
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
+	expect_no_stderr
+	expect_unchanged
+}
+
+@test "--porcelain: a message too large has its error record and verdict failed" {
+	big_then_good 20000
+	git config clean-diffstat.maxMessageSize 10k
+	run_tool --verify="$BATS_TEST_TMPDIR/big.mbox" --no-fetch --porcelain
+	expect_status 1
+	grep -qx "error message 1 is too large (more than 10240 bytes)" "$BATS_TEST_TMPDIR/actual"
+	grep -c "^verdict error$" "$BATS_TEST_TMPDIR/actual" | grep -qx 1
+	grep -qx 'summary 2 1 0 0 0 1' "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "a bad clean-diffstat.maxMessageSize: one fatal line with git's reason, exit 128" {
+	git config clean-diffstat.maxMessageSize 12q
+	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" 2>/dev/null || :
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch
+	expect_status 128
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/stderr")" = 1 ]
+	grep -q "^fatal: .*bad numeric config value '12q' for 'clean-diffstat.maxmessagesize'" \
+		"$BATS_TEST_TMPDIR/stderr"
+	git config clean-diffstat.maxMessageSize 0
+	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch
+	expect_failure 128 <<-\EOF
+	fatal: bad clean-diffstat.maxMessageSize: '0' (a size in bytes, such as 64m, is wanted)
+	EOF
+}
+
+@test "--verify=/dev/zero stops at the bound of a message: one fatal line, exit 128" {
+	# unbounded, the tool would pass this limit within seconds
+	remember_repo
+	capture bash -c 'ulimit -v 1000000; exec timeout 60 "$@"' - \
+		"${TOOL[@]}" --verify=/dev/zero --no-fetch
+	expect_failure 128 <<-\EOF
+	fatal: the message is too large (more than 67108864 bytes)
+	EOF
+}
+
+@test "one message on stdin above a lowered bound: one fatal line, exit 128" {
+	git config clean-diffstat.maxMessageSize 1k
+	remember_repo
+	capture bash -c 'head -c 5000 /dev/zero | "$@"' - "${TOOL[@]}" --verify --no-fetch
+	expect_failure 128 <<-\EOF
+	fatal: the message is too large (more than 1024 bytes)
+	EOF
+}
+
+@test "a message of 30 MB in an mbox, above the bound: the tool's memory stays small" {
+	tool_is_wrapped && skip "the probe measures the tool itself, not a wrapper"
+	ldd "$BIN/git-clean-diffstat" | grep -q 'lib[at]san' && skip "a sanitizer's runtime comes first"
+	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
+		skip "no C compiler for the probe"
+	big_then_good 30000000
+	git config clean-diffstat.maxMessageSize 1m
+	remember_repo
+	capture env LD_PRELOAD="$BATS_TEST_TMPDIR/vmhwm.so" \
+		BENCH_VMHWM_PROG=git-clean-diffstat BENCH_VMHWM_FILE="$BATS_TEST_TMPDIR/hwm" \
+		"${TOOL[@]}" --verify="$BATS_TEST_TMPDIR/big.mbox" --no-fetch
+	expect_status 1
+	grep -qx '2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1' \
+		"$BATS_TEST_TMPDIR/actual"
+	read -r _ _ kb <"$BATS_TEST_TMPDIR/hwm"
+	[ "$kb" -lt 16384 ] || { echo "the tool's peak: $kb kB" >&2; return 1; }
+	expect_unchanged
+}

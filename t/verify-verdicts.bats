@@ -107,9 +107,10 @@ gits_run() {
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
 	# the walk (log --boundary) finds it merged; merge-base
 	# --is-ancestor is the request's "since" commit's, which that walk
-	# did not meet; config is core.quotePath, for the paths shown
+	# did not meet; config is core.quotePath, for the paths shown, and
+	# clean-diffstat.maxMessageSize, the bound of a message
 	gits_run
-	printf '%s\n' config log log mailinfo mailsplit merge-base rev-parse |
+	printf '%s\n' config config log log mailinfo merge-base rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
 }
 
@@ -121,10 +122,11 @@ gits_run() {
 	expect_status 0
 	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
 		"$BATS_TEST_TMPDIR/actual"
-	# mailsplit and mailinfo read the mail, rev-parse <upstream>, log -1
-	# the tip, log --boundary the one walk, merge-tree and diff the answer
+	# config the bound of a message, mailinfo reads the mail, rev-parse
+	# <upstream>, log -1 the tip, log --boundary the one walk, merge-tree
+	# and diff the answer
 	gits_run
-	printf '%s\n' diff log log mailinfo mailsplit merge-tree rev-parse |
+	printf '%s\n' config diff log log mailinfo merge-tree rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
 }
 

@@ -1124,9 +1124,9 @@ run_logged() {
 	capture "${TOOL[@]}" "$@"
 }
 
-# nothing_ran: no git ran but those that read the mail (git mailsplit,
-# git mailinfo) and, beside them, those that know nothing of it: the
-# rev-parse of <upstream>, git config --list, git init of the fetches'
+# nothing_ran: no git ran but those that read the mail (git mailinfo)
+# and those that know nothing of it: the rev-parse of <upstream>, git
+# config of the bound of a message and --list, git init of the fetches'
 # repository; no git was given the mail's URL or ref, nothing was
 # written.
 nothing_ran() {
@@ -1134,6 +1134,7 @@ nothing_ran() {
 	  ! grep -v -e '^mailsplit ' -e '^-c i18n.commitEncoding=UTF-8 mailinfo ' \
 		-e '^rev-parse --path-format=absolute --git-path objects --show-prefix --end-of-options HEAD^{commit} HEAD^{tree} HEAD^{commit} --$' \
 		-e '^config -z --show-scope --includes --list$' \
+		-e '^config --type=int --get clean-diffstat.maxMessageSize$' \
 		-e '^-c init.defaultRefFormat=files init -q --bare --template= --initial-branch=main --object-format=sha1$' \
 		"$BATS_TEST_TMPDIR/git.log" >&2; } &&
 	[ ! -e "$BATS_TEST_TMPDIR/pwned" ] &&
@@ -1186,7 +1187,7 @@ nothing_ran() {
 	EOF
 }
 
-@test "--verify of a file that is not there: one fatal line with git mailsplit's reason, exit 128" {
+@test "--verify of a file that is not there: one fatal line that says why, exit 128" {
 	history_simple
 	run_tool --verify="$BATS_TEST_TMPDIR/nowhere" --no-fetch
 	expect_failure 128 <<-EOF
@@ -1194,7 +1195,7 @@ nothing_ran() {
 	EOF
 }
 
-@test "--verify of an empty file: one fatal line with git mailsplit's reason, exit 128" {
+@test "--verify of an empty file: one fatal line that says why, exit 128" {
 	history_simple
 	: >"$BATS_TEST_TMPDIR/empty"
 	run_tool --verify="$BATS_TEST_TMPDIR/empty" --no-fetch

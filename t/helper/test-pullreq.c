@@ -9,7 +9,7 @@
  *		pullreq_find() over the text as it is: the request's lines
  *		as below, or "error <what is missing>"
  *	test-pullreq mail [<file>]
- *		pullmsg_read() of the file or stdin, per message:
+ *		pullmsg_next() over the file or stdin, per request:
  *		"message <n>" (and "request <i>
  *		of <n>" when it holds several), then "<field> <value>" lines
  *		(subject, from, date; then error and "telltale" when it
@@ -22,7 +22,7 @@
  *		a field's bytes are C-escaped
  *		(\n, \t, \\, \ooo), empty fields are left out
  *	test-pullreq text [<file>]
- *		mail_read(): per message "message <n>" and its decoded
+ *		mail_next(): per message "message <n>" and its decoded
  *		text, as it is
  *	test-pullreq url [--allow-local] <url>
  *		"ok <transport>", or "refused: <why>" and exit 1
@@ -228,43 +228,48 @@ static int cmd_find(void)
 static int cmd_mail(const char *file)
 {
 	struct pullmsg_list list = PULLMSG_LIST_INIT;
+	struct mail_input in;
 	size_t i;
 
-	pullmsg_read(file, &list);
-	for (i = 0; i < list.nr; i++) {
-		const struct pullmsg *m = &list.msg[i];
+	mail_open(&in, file, MAIL_DEFAULT_MAX_SIZE);
+	while (pullmsg_next(&in, &list)) {
+		for (i = 0; i < list.nr; i++) {
+			const struct pullmsg *m = &list.msg[i];
 
-		printf("message %zu\n", m->number);
-		if (m->nr_requests > 1)
-			printf("request %zu of %zu\n", m->request,
-			       m->nr_requests);
-		field("subject", m->subject);
-		field("from", m->from);
-		field("date", m->date);
-		if (m->error)
-			printf("error %s\n", m->error);
-		else
-			print_request(&m->req);
-		if (m->error && m->telltale)
-			puts("telltale");
+			printf("message %zu\n", m->number);
+			if (m->nr_requests > 1)
+				printf("request %zu of %zu\n", m->request,
+				       m->nr_requests);
+			field("subject", m->subject);
+			field("from", m->from);
+			field("date", m->date);
+			if (m->error)
+				printf("error %s\n", m->error);
+			else
+				print_request(&m->req);
+			if (m->error && m->telltale)
+				puts("telltale");
+		}
 	}
 	pullmsg_release(&list);
+	mail_close(&in);
 	return 0;
 }
 
 static int cmd_text(const char *file)
 {
-	struct mail_list list = MAIL_LIST_INIT;
-	size_t i;
+	struct mail m = MAIL_INIT;
+	struct mail_input in;
 
-	mail_read(file, &list);
-	for (i = 0; i < list.nr; i++) {
-		printf("message %zu\n", list.mail[i].number);
-		if (list.mail[i].error)
-			printf("error %s\n", list.mail[i].error);
-		fwrite(list.mail[i].text.buf, 1, list.mail[i].text.len, stdout);
+	mail_open(&in, file, MAIL_DEFAULT_MAX_SIZE);
+	while (mail_next(&in, &m)) {
+		printf("message %zu\n", m.number);
+		if (m.error)
+			printf("error %s\n", m.error);
+		fwrite(m.text.buf, 1, m.text.len, stdout);
+		mail_release(&m);
 	}
-	mail_list_release(&list);
+	mail_close(&in);
 	return 0;
 }
 
