@@ -7,11 +7,14 @@
 #   make bench-verify BENCH_VERIFY_ARGS='--runs 40 --transport git'
 #   make bench-merge-window     an mbox of requests, --jobs=1 against --jobs=8
 #   make bench-realpr-cpu       --verify's CPU over by hand, on real mail
+#   make bench-stream           --verify of an mbox of N requests: memory, time
+#   make bench-stream BENCH_STREAM_ARGS='100 1000 3000'
 BENCH_ARGS =
 BENCH_REPO_ARGS =
 BENCH_VERIFY_ARGS =
 BENCH_MERGE_WINDOW_ARGS =
 BENCH_REALPR_ARGS =
+BENCH_STREAM_ARGS =
 
 bench: $(PROGRAM)
 	bench/run $(BENCH_ARGS)
@@ -33,4 +36,9 @@ bench-merge-window: $(PROGRAM)
 bench-realpr-cpu: $(PROGRAM)
 	perl bench/realpr-cpu.perl $(BENCH_REALPR_ARGS)
 
-.PHONY: bench bench-repo bench-verify bench-merge-window bench-realpr-cpu
+# an mbox of 100, 1,000 and 10,000 generated requests, --no-fetch
+bench-stream: $(PROGRAM)
+	perl bench/stream.perl $(BENCH_STREAM_ARGS)
+
+.PHONY: bench bench-repo bench-verify bench-merge-window bench-realpr-cpu \
+	bench-stream

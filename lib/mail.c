@@ -399,6 +399,11 @@ int mail_next(struct mail_input *in, struct mail *m)
 	return 1;
 }
 
+int mail_pending(const struct mail_input *in)
+{
+	return in->fd < 0 ? in->number < in->maildir_nr : !in->done;
+}
+
 void mail_close(struct mail_input *in)
 {
 	if (in->fd > 0)

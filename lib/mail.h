@@ -105,6 +105,12 @@ void mail_open(struct mail_input *in, const char *file, size_t max_size);
  */
 int mail_next(struct mail_input *in, struct mail *m);
 
+/*
+ * Whether a message follows the last one mail_next() gave, known
+ * without reading it (its From_ line has been read).
+ */
+int mail_pending(const struct mail_input *in);
+
 void mail_close(struct mail_input *in);
 void mail_release(struct mail *m);
 

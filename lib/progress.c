@@ -42,9 +42,12 @@ static void show(struct progress *p, const char *end)
 	struct strbuf sb = STRBUF_INIT;
 	size_t len;
 
-	strbuf_addf(&sb, "%s: %3u%% (%zu/%zu)", p->title,
-		    p->total ? (unsigned)(p->done * 100 / p->total) : 100u,
-		    p->done, p->total);
+	if (p->total)
+		strbuf_addf(&sb, "%s: %3u%% (%zu/%zu)", p->title,
+			    (unsigned)(p->done * 100 / p->total), p->done,
+			    p->total);
+	else
+		strbuf_addf(&sb, "%s: %zu", p->title, p->done);
 	if (p->fetching)
 		strbuf_addf(&sb, ", %zu fetching", p->fetching);
 	strbuf_addstr(&sb, end);

@@ -539,19 +539,16 @@ void run_git_parallel(size_t jobs,
 	size_t *task = xmalloc(jobs * sizeof(*task));
 	char *busy = xmalloc(jobs);	/* started, done() not yet called */
 	size_t i, started = 0, nr_busy = 0;
-	int more = 1;
 
 	memset(busy, 0, jobs);
 	for (;;) {
-		for (i = 0; more && i < jobs; i++) {
+		for (i = 0; i < jobs; i++) {
 			struct child_process cp = CHILD_PROCESS_INIT;
 
 			if (busy[i])
 				continue;
-			if (!next(&cp, data)) {
-				more = 0;
+			if (!next(&cp, data))
 				break;
-			}
 			start(&r[i], &cp);
 			task[i] = started++;
 			busy[i] = 1;

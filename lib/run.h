@@ -89,7 +89,9 @@ void run_git_all(struct child_process **cps, int *rcs, size_t nr);
 /*
  * Run gits as git's run_processes_parallel() does, at most jobs at a
  * time: next() prepares cp for the next one and returns 1, or 0 when
- * there is none; done() gets the status of each as it ends (task: its
+ * there is none for now (it is asked again as each git ends: the run
+ * ends when it has none and no git runs, so that the caller can keep a
+ * window of work in flight); done() gets the status of each as it ends (task: its
  * number, 0, 1, ... in the order next() gave them), in the order they
  * end, and may itself run gits (run_git()) while the others go on.
  * Every git is waited for; a fatal signal reaches every git that runs.

@@ -80,20 +80,31 @@ struct request {
 	struct strbuf err;		/* its fetch's stderr */
 	struct fetch_request fetch;
 	int to_fetch;			/* waits for its fetch */
+	int fetching;			/* its fetch runs, as task */
+	size_t task;
 	int local;			/* its tip is here already */
 	int ready;			/* its tip is known, or why not */
 	struct strbuf upstream, tree;	/* --in-order: what it is merged into */
+	struct pullmsg_list *message;	/* its message's, freed with its last */
+	struct request *next;		/* in the window */
 };
 
-/* What verify() works with: the requests, in the order of the input. */
+/*
+ * What verify() works with: the input, read one message at a time, and
+ * the window of its requests read and not yet reported, in its order.
+ */
 struct verifying_all {
 	const struct options *opts;
 	struct pull upstream;
 	struct fetch_settings settings;
-	struct request *rq;
-	size_t nr;
-	size_t next_fetch;		/* the next request to fetch */
-	size_t next_report;		/* the next request to report */
+	struct mail_input in;
+	int ended;			/* the input is read to its end */
+	size_t entries;			/* the messages' entries read so far */
+	struct request *head, **tail;	/* the window */
+	size_t in_window, window;	/* its requests; at most that many */
+	size_t nr;			/* the requests read so far */
+	size_t started;			/* fetches started */
+	size_t reported;		/* requests reported */
 	size_t fetching;		/* fetches running */
 	struct progress *progress;
 	int mbox;
@@ -142,7 +153,7 @@ static void pull_in_memory(struct verifying_all *all, struct request *r)
 	strbuf_add(&all->chain_tree, r->vf.merged_tree.buf, r->vf.merged_tree.len);
 	ALLOC_GROW(all->pulled, all->nr_pulled + 1, all->alloc_pulled);
 	all->pulled[all->nr_pulled].number = r->vf.msg->number;
-	all->pulled[all->nr_pulled].tip = r->vf.tip.buf;
+	all->pulled[all->nr_pulled].tip = xstrdup(r->vf.tip.buf);
 	all->nr_pulled++;
 	strbuf_release(&out);
 }
@@ -168,86 +179,265 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
+static void request_release(struct request *r)
+{
+	verifying_release(&r->vf);
+	strbuf_release(&r->fail.why);
+	strbuf_release(&r->err);
+	strbuf_release(&r->upstream);
+	strbuf_release(&r->tree);
+	if (r->message) {
+		pullmsg_release(r->message);
+		free(r->message);
+	}
+	free(r);
+}
+
+/* The report of one request, its verdict counted, into sb. */
+static void report_one(struct verifying_all *all, struct request *r,
+		       struct strbuf *sb)
+{
+	const struct options *opts = all->opts;
+	const struct pullmsg *msg = r->vf.msg;
+	enum verdict v = FAILED;
+
+	if (all->mbox && !opts->porcelain) {
+		if (all->reported > 1)
+			strbuf_addch(sb, '\n');
+		strbuf_addf(sb, "message %zu: ", msg->number);
+		quote_shown(sb, msg->subject.s, msg->subject.len);
+		if (msg->nr_requests > 1)
+			strbuf_addf(sb, " (request %zu of %zu)", msg->request,
+				    msg->nr_requests);
+		strbuf_addch(sb, '\n');
+	}
+	/* a person's notes go first; porcelain's in the records */
+	if (!opts->porcelain)
+		verdict_print_damage(sb, &msg->req, 0);
+	if (r->vf.how && opts->in_order) {
+		/* into <upstream> with those before it pulled */
+		strbuf_add(&r->upstream, all->chain.buf, all->chain.len);
+		strbuf_add(&r->tree, all->chain_tree.buf, all->chain_tree.len);
+		r->vf.p.upstream.oid = r->upstream;
+		r->vf.p.upstream_tree = r->tree;
+		r->vf.earlier = all->pulled;
+		r->vf.nr_earlier = all->nr_pulled;
+		r->vf.upstream_oid = all->upstream.upstream.oid.buf;
+	}
+	if (r->vf.how)
+		v = report(&r->vf, sb, &r->fail);
+	if (opts->in_order && v != FAILED && v != CONFLICTS)
+		pull_in_memory(all, r);
+	if (v == FAILED) {
+		/* one message: as fatal as any other error */
+		if (!all->mbox) {
+			progress_clear(all->progress);
+			die("%s", r->fail.why.buf);
+		}
+		/* in an mbox: its report says so, the others go on */
+		add_failure(sb, msg, &r->fail, opts->porcelain);
+	}
+	all->count[v]++;
+	all->status |= v != MATCHES;
+}
 
 /*
- * Report every request that is ready, in the order of the input, as
- * soon as those before it are reported: the output is the same however
- * many fetches run at once.
+ * Report every request at the head of the window that is ready, in the
+ * order of the input, as soon as those before it are reported: the
+ * output is the same however many fetches run at once.  Nothing is
+ * reported before it is known whether the input is one mail or many
+ * (a second message, or a second request in the first).
  */
 static void report_ready(struct verifying_all *all)
 {
-	const struct options *opts = all->opts;
 	struct strbuf sb = STRBUF_INIT;
 
-	while (all->next_report < all->nr && all->rq[all->next_report].ready) {
-		struct request *r = &all->rq[all->next_report++];
-		const struct pullmsg *msg = r->vf.msg;
-		enum verdict v = FAILED;
+	if (!all->mbox && !all->ended)
+		return;
+	while (all->head && all->head->ready) {
+		struct request *r = all->head;
 
-		if (all->mbox && !opts->porcelain) {
-			if (all->next_report > 1)
-				strbuf_addch(&sb, '\n');
-			strbuf_addf(&sb, "message %zu: ", msg->number);
-			quote_shown(&sb, msg->subject.s, msg->subject.len);
-			if (msg->nr_requests > 1)
-				strbuf_addf(&sb, " (request %zu of %zu)",
-					    msg->request, msg->nr_requests);
-			strbuf_addch(&sb, '\n');
-		}
-		/* a person's notes go first; porcelain's in the records */
-		if (!opts->porcelain)
-			verdict_print_damage(&sb, &msg->req, 0);
-		if (r->vf.how && opts->in_order) {
-			/* into <upstream> with those before it pulled */
-			strbuf_add(&r->upstream, all->chain.buf, all->chain.len);
-			strbuf_add(&r->tree, all->chain_tree.buf,
-				   all->chain_tree.len);
-			r->vf.p.upstream.oid = r->upstream;
-			r->vf.p.upstream_tree = r->tree;
-			r->vf.earlier = all->pulled;
-			r->vf.nr_earlier = all->nr_pulled;
-			r->vf.upstream_oid = all->upstream.upstream.oid.buf;
-		}
-		if (r->vf.how)
-			v = report(&r->vf, &sb, &r->fail);
-		if (opts->in_order && v != FAILED && v != CONFLICTS)
-			pull_in_memory(all, r);
-		if (v == FAILED) {
-			/* one message: as fatal as any other error */
-			if (!all->mbox) {
-				progress_clear(all->progress);
-				die("%s", r->fail.why.buf);
-			}
-			/* in an mbox: its report says so, the others go on */
-			add_failure(&sb, msg, &r->fail, opts->porcelain);
-		}
-		all->count[v]++;
-		all->status |= v != MATCHES;
+		all->head = r->next;
+		if (!all->head)
+			all->tail = &all->head;
+		all->in_window--;
+		all->reported++;
+		report_one(all, r, &sb);
 		progress_clear(all->progress);
 		fwrite(sb.buf, 1, sb.len, stdout);
 		flush_stdout();
 		strbuf_reset(&sb);
-		display_progress(all->progress, all->next_report,
-				 all->fetching);
+		display_progress(all->progress, all->reported, all->fetching);
+		request_release(r);
 	}
 	strbuf_release(&sb);
 }
 
-/* run_git_parallel()'s next(): the fetch of the next request to fetch. */
+/*
+ * The request of msg, gated: what it says to fetch is checked before a
+ * git uses it; a request refused, or that cannot be read, is ready
+ * with its error.
+ */
+static struct request *new_request(struct verifying_all *all,
+				   const struct pullmsg *msg)
+{
+	static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
+	const struct options *opts = all->opts;
+	struct request *r = xmalloc(sizeof(*r));
+
+	memset(r, 0, sizeof(*r));
+	r->vf.opts = opts;
+	r->vf.msg = msg;
+	strbuf_init(&r->vf.url);
+	strbuf_init(&r->vf.ref);
+	strbuf_init(&r->vf.want);
+	strbuf_init(&r->vf.tip);
+	strbuf_init(&r->vf.subject);
+	strbuf_init(&r->fail.why);
+	strbuf_init(&r->err);
+	strbuf_init(&r->vf.merged_tree);
+	strbuf_init(&r->vf.refetch);
+	strbuf_init(&r->upstream);
+	strbuf_init(&r->tree);
+	/* report() sets the tip as its <head> */
+	r->vf.p = all->upstream;
+	strbuf_init(&r->vf.p.head.oid);
+	add_str(&r->vf.url, &msg->req.url);
+	add_str(&r->vf.ref, &msg->req.ref);
+	add_str(&r->vf.want, &msg->req.tip);
+	if (msg->too_large)
+		strbuf_addf(&r->fail.why, "message %zu is %s", msg->number,
+			    msg->error);
+	else if (msg->error)
+		/* it looks like a request, but none can be read */
+		strbuf_addf(&r->fail.why, "no pull request in message %zu: %s",
+			    msg->number, msg->error);
+	else if (!opts->no_fetch &&
+		 (fetchgate_check(&no_rewrites, r->vf.url.buf, r->vf.ref.buf,
+				  opts->allow_local, &r->fail.why) ||
+		  fetchgate_check(&all->settings.rewrites, r->vf.url.buf,
+				  r->vf.ref.buf, opts->allow_local,
+				  &r->fail.why)))
+		;	/* refused */
+	else
+		return r;
+	r->ready = 1;
+	return r;
+}
+
+/*
+ * Whether the tip of r is here already: with --no-fetch, a tip not here
+ * is its error; else a tip here is verified as it is, its fetch only
+ * re-reading the branch, and every request is fetched.
+ */
+static void find_local_tip(struct verifying_all *all, struct request *r)
+{
+	const struct options *opts = all->opts;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct verifying *vf = &r->vf;
+
+	fetch_local_commit_cmd(&cp, vf->want.buf, &out);
+	if (!commit_found(run_git(&cp), &out, &vf->tip, &vf->subject))
+		vf->how = "local";
+	else if (opts->no_fetch)
+		strbuf_addf(&r->fail.why, "the tip %s is not in this "
+			    "repository, and --no-fetch forbids fetching "
+			    "'%s' from '%s'", vf->want.buf,
+			    vf->ref.len ? vf->ref.buf : "HEAD", vf->url.buf);
+	r->local = !!vf->how;
+	r->ready = opts->no_fetch;
+	strbuf_release(&out);
+	if (opts->no_fetch)
+		return;
+	r->fetch.url = vf->url.buf;
+	r->fetch.ref = vf->ref.buf;
+	r->fetch.number = all->nr;	/* a message may hold several */
+	r->fetch.allow_local = opts->allow_local;
+	r->fetch.timeout = limit(opts->fetch_timeout, all->settings.timeout,
+				 DEFAULT_FETCH_TIMEOUT);
+	r->fetch.stall = limit(opts->fetch_stall, all->settings.stall,
+			       DEFAULT_FETCH_STALL);
+	r->to_fetch = 1;
+}
+
+/*
+ * Read the next message into the window, its requests gated and their
+ * tips looked up, and report what is ready: 0 when no message is left.
+ * One message that cannot be read, or in which no request is, is
+ * fatal; a reply in an mbox is skipped.
+ */
+static int read_next(struct verifying_all *all)
+{
+	struct pullmsg_list *msg = xmalloc(sizeof(*msg));
+	struct request *last = NULL;
+	size_t i;
+
+	*msg = (struct pullmsg_list)PULLMSG_LIST_INIT;
+	if (!pullmsg_next(&all->in, msg)) {
+		free(msg);
+		all->ended = 1;
+		report_ready(all);
+		return 0;
+	}
+	all->entries += msg->nr;
+	/* several requests, even in one message: a report each */
+	all->mbox = all->entries > 1 || mail_pending(&all->in);
+	if (!all->mbox && msg->msg[0].too_large)
+		die("the message is %s", msg->msg[0].error);
+	/* one mail, one output: a file, stdin or an mbox of it alone */
+	if (!all->mbox && msg->msg[0].error)
+		die("no pull request in the message: %s", msg->msg[0].error);
+	for (i = 0; i < msg->nr; i++) {
+		const struct pullmsg *m = &msg->msg[i];
+
+		/* a request that cannot be read is one to report, not to skip */
+		if (m->error && !m->telltale)
+			continue;
+		last = new_request(all, m);
+		all->nr++;
+		if (!last->ready)
+			find_local_tip(all, last);
+		*all->tail = last;
+		all->tail = &last->next;
+		all->in_window++;
+	}
+	if (last)
+		last->message = msg;	/* freed with the last of its requests */
+	else
+		pullmsg_release(msg);
+	if (!last)
+		free(msg);
+	report_ready(all);
+	return 1;
+}
+
+/*
+ * run_git_parallel()'s next(): the fetch of the next request of the
+ * window to fetch, reading messages into the window while it has room.
+ */
 static int next_fetch(struct child_process *cp, void *data)
 {
 	struct verifying_all *all = data;
 
-	while (all->next_fetch < all->nr && !all->rq[all->next_fetch].to_fetch)
-		all->next_fetch++;
-	if (all->next_fetch == all->nr)
-		return 0;
-	fetch_cmd(&all->settings, &all->upstream,
-		  &all->rq[all->next_fetch].fetch, cp,
-		  &all->rq[all->next_fetch].err);
-	all->next_fetch++;
-	display_progress(all->progress, all->next_report, ++all->fetching);
-	return 1;
+	for (;;) {
+		struct request *r = all->head;
+
+		while (r && (!r->to_fetch || r->fetching))
+			r = r->next;
+		if (r) {
+			fetch_cmd(&all->settings, &all->upstream, &r->fetch,
+				  cp, &r->err);
+			r->fetching = 1;
+			r->task = all->started++;
+			display_progress(all->progress, all->reported,
+					 ++all->fetching);
+			return 1;
+		}
+		if (all->ended || all->in_window >= all->window ||
+		    !read_next(all))
+			return 0;
+	}
 }
 
 /*
@@ -280,15 +470,15 @@ static void refetched(struct request *r, int rc, struct verifying_all *all)
 static void fetched(size_t task, int rc, void *data)
 {
 	struct verifying_all *all = data;
-	struct request *r = NULL;
-	size_t i, n = 0;
+	struct request *r = all->head;
 
-	for (i = 0; i < all->nr && !r; i++)
-		if (all->rq[i].to_fetch && n++ == task)
-			r = &all->rq[i];
+	while (r && !(r->fetching && r->task == task))
+		r = r->next;
 	if (!r)
 		BUG("a fetch for no request");
 	all->fetching--;
+	r->fetching = 0;
+	r->to_fetch = 0;
 	if (r->local)
 		refetched(r, rc, all);
 	else if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch,
@@ -297,56 +487,6 @@ static void fetched(size_t task, int rc, void *data)
 				    r->vf.want.len) ? "moved" : "fetched";
 	r->ready = 1;
 	report_ready(all);
-}
-
-/*
- * The tips the repository has already, all looked up at once: with
- * --no-fetch, a tip not here is its request's error; else a tip here is
- * verified as it is, its fetch only re-reading the branch.
- */
-static void find_local_tips(struct verifying_all *all)
-{
-	struct child_process *cps = xmalloc((all->nr + 1) * sizeof(*cps));
-	struct child_process **p =
-		xmalloc((all->nr + 1) * sizeof(struct child_process *));
-	struct strbuf *out = xmalloc((all->nr + 1) * sizeof(*out));
-	int *rcs = xmalloc((all->nr + 1) * sizeof(*rcs));
-	size_t i, n = 0;
-
-	for (i = 0; i < all->nr; i++) {
-		struct request *r = &all->rq[i];
-
-		if (r->ready)
-			continue;
-		strbuf_init(&out[n]);
-		cps[n] = (struct child_process)CHILD_PROCESS_INIT;
-		fetch_local_commit_cmd(&cps[n], r->vf.want.buf, &out[n]);
-		p[n] = &cps[n];
-		n++;
-	}
-	run_git_all(p, rcs, n);
-	for (i = 0, n = 0; i < all->nr; i++) {
-		struct request *r = &all->rq[i];
-		struct verifying *vf = &r->vf;
-
-		if (r->ready)
-			continue;
-		if (!commit_found(rcs[n], &out[n], &vf->tip, &vf->subject))
-			vf->how = "local";
-		else if (all->opts->no_fetch)
-			strbuf_addf(&r->fail.why, "the tip %s is not in this "
-				    "repository, and --no-fetch forbids fetching "
-				    "'%s' from '%s'", vf->want.buf,
-				    vf->ref.len ? vf->ref.buf : "HEAD",
-				    vf->url.buf);
-		r->local = !!vf->how;
-		r->ready = all->opts->no_fetch;
-		strbuf_release(&out[n++]);
-	}
-	free(cps);
-	free(p);
-	free(out);
-	free(rcs);
 }
 
 /* The number of fetches at once: --jobs, clean-diffstat.jobs, the cores. */
@@ -360,205 +500,104 @@ static size_t fetch_jobs(const struct verifying_all *all)
 }
 
 /*
- * Every message of the input, its requests in list (one entry a
- * request, in the order of the input), each message's in msgs.
+ * Before the first message: <upstream> and, beside it, the receiver's
+ * configuration (the bound of a message; what the fetches need), then
+ * git init of the repository the fetches go to, and the input opened.
  */
-static void read_all(const char *file, size_t max_size,
-		     struct pullmsg_list **msgs, size_t *nr_msgs,
-		     struct pullmsg ***list, size_t *nr)
+static void start(struct verifying_all *all, const struct options *opts)
 {
-	struct mail_input in;
-	size_t alloc = 0, alloc_list = 0, i;
-
-	mail_open(&in, file, max_size);
-	for (;;) {
-		ALLOC_GROW(*msgs, *nr_msgs + 1, alloc);
-		(*msgs)[*nr_msgs] = (struct pullmsg_list)PULLMSG_LIST_INIT;
-		if (!pullmsg_next(&in, &(*msgs)[*nr_msgs]))
-			break;
-		(*nr_msgs)++;
-	}
-	mail_close(&in);
-	for (i = 0; i < *nr_msgs; i++) {
-		size_t j;
-
-		for (j = 0; j < (*msgs)[i].nr; j++) {
-			ALLOC_GROW(*list, *nr + 1, alloc_list);
-			(*list)[(*nr)++] = &(*msgs)[i].msg[j];
-		}
-	}
-}
-
-int verify(const struct options *opts)
-{
-	static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
-	struct verifying_all all = { .opts = opts };
-	struct pullmsg_list *msgs = NULL;
-	struct pullmsg **list = NULL;
 	struct strbuf config = STRBUF_INIT, size = STRBUF_INIT;
 	struct strbuf size_err = STRBUF_INIT, rev = STRBUF_INIT, rev_err = STRBUF_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT, sizecp = CHILD_PROCESS_INIT;
 	struct child_process init = CHILD_PROCESS_INIT, up = CHILD_PROCESS_INIT;
 	struct child_process *cps[3] = { &up, &sizecp, &cp };
-	size_t i, nr = 0, to_fetch = 0, nr_msgs = 0, list_nr = 0, max_size;
+	size_t max_size;
 	int rcs[3];
 
-	/*
-	 * beside <upstream>, the receiver's configuration: the bound of a
-	 * message, and what the fetches need; then git init of the
-	 * repository the fetches go to
-	 */
-	all.settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
-	resolve_cmd(&all.upstream, opts->upstream, opts->upstream, &up, &rev,
+	memset(all, 0, sizeof(*all));
+	all->opts = opts;
+	all->tail = &all->head;
+	all->settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
+	resolve_cmd(&all->upstream, opts->upstream, opts->upstream, &up, &rev,
 		    &rev_err);
 	mail_max_size_cmd(&sizecp, &size, &size_err);
 	if (!opts->no_fetch)
 		fetch_settings_cmd(&cp, &config);
 	run_git_all(cps, rcs, opts->no_fetch ? 2 : 3);
-	resolve_result(&all.upstream, rcs[0], &rev, &rev_err);
+	resolve_result(&all->upstream, rcs[0], &rev, &rev_err);
 	strbuf_release(&rev);
 	strbuf_release(&rev_err);
 	max_size = mail_max_size(rcs[1], &size, &size_err);
-	strbuf_release(&size);
-	strbuf_release(&size_err);
-	if (!opts->no_fetch)
-		fetch_settings_parse(&all.settings, rcs[2], &config);
-	strbuf_release(&config);
 	if (!opts->no_fetch) {
-		fetch_prepare_cmd(&all.upstream, &init);
+		fetch_settings_parse(&all->settings, rcs[2], &config);
+		fetch_prepare_cmd(&all->upstream, &init);
 		fetch_prepared(run_git(&init));
 	}
-	read_all(opts->verify_file, max_size, &msgs, &nr_msgs, &list, &list_nr);
-
-	/* one mail, one output: a file, stdin or an mbox of it alone */
-	if (list_nr == 1 && list[0]->too_large)
-		die("the message is %s", list[0]->error);
-	if (list_nr == 1 && list[0]->error)
-		die("no pull request in the message: %s", list[0]->error);
-	/* a request that cannot be read is one to report, not to skip */
-	for (i = 0; i < list_nr; i++)
-		nr += !list[i]->error || list[i]->telltale;
-	if (!nr)
-		die("no pull request in any of the %zu messages", list_nr);
-
-	/* several requests, even in one message: a report each */
-	all.mbox = list_nr > 1;
-	all.rq = xmalloc(nr * sizeof(*all.rq));
-	for (i = 0; i < list_nr; i++) {
-		const struct pullmsg *msg = list[i];
-		struct request *r;
-
-		if (msg->error && !msg->telltale)
-			continue;
-		r = &all.rq[all.nr++];
-		memset(r, 0, sizeof(*r));
-		r->vf.opts = opts;
-		r->vf.msg = msg;
-		strbuf_init(&r->vf.url);
-		strbuf_init(&r->vf.ref);
-		strbuf_init(&r->vf.want);
-		strbuf_init(&r->vf.tip);
-		strbuf_init(&r->vf.subject);
-		strbuf_init(&r->fail.why);
-		strbuf_init(&r->err);
-		strbuf_init(&r->vf.merged_tree);
-		strbuf_init(&r->vf.refetch);
-		strbuf_init(&r->upstream);
-		strbuf_init(&r->tree);
-		add_str(&r->vf.url, &msg->req.url);
-		add_str(&r->vf.ref, &msg->req.ref);
-		add_str(&r->vf.want, &msg->req.tip);
-		if (msg->too_large) {
-			strbuf_addf(&r->fail.why, "message %zu is %s",
-				    msg->number, msg->error);
-			r->ready = 1;
-			continue;
-		}
-		if (msg->error) {
-			/* it looks like a request, but none can be read */
-			strbuf_addf(&r->fail.why, "no pull request in message "
-				    "%zu: %s", msg->number, msg->error);
-			r->ready = 1;
-			continue;
-		}
-		/* untrusted: what is to be fetched is checked before a git uses it */
-		if (!opts->no_fetch &&
-		    fetchgate_check(&no_rewrites, r->vf.url.buf, r->vf.ref.buf,
-				    opts->allow_local, &r->fail.why))
-			r->ready = 1;
-	}
-	/* one message refused: nothing more runs */
-	if (!all.mbox && all.rq[0].ready)
-		report_ready(&all);
-
-	strbuf_init(&all.chain);
-	strbuf_init(&all.chain_tree);
-	strbuf_add(&all.chain, all.upstream.upstream.oid.buf,
-		   all.upstream.upstream.oid.len);
-	strbuf_add(&all.chain_tree, all.upstream.upstream_tree.buf,
-		   all.upstream.upstream_tree.len);
-
-	for (i = 0; i < all.nr; i++) {
-		struct request *r = &all.rq[i];
-
-		/* report() sets the tip as its <head> */
-		r->vf.p = all.upstream;
-		strbuf_init(&r->vf.p.head.oid);
-		if (r->ready || opts->no_fetch)
-			continue;
-		if (fetchgate_check(&all.settings.rewrites, r->vf.url.buf,
-				    r->vf.ref.buf, opts->allow_local,
-				    &r->fail.why)) {
-			r->ready = 1;
-			continue;
-		}
-		r->fetch.url = r->vf.url.buf;
-		r->fetch.ref = r->vf.ref.buf;
-		r->fetch.number = i + 1;	/* a message may hold several */
-		r->fetch.allow_local = opts->allow_local;
-		r->fetch.timeout = limit(opts->fetch_timeout,
-					 all.settings.timeout,
-					 DEFAULT_FETCH_TIMEOUT);
-		r->fetch.stall = limit(opts->fetch_stall, all.settings.stall,
-				       DEFAULT_FETCH_STALL);
-		r->to_fetch = 1;
-		to_fetch++;
-	}
-	find_local_tips(&all);
+	mail_open(&all->in, opts->verify_file, max_size);
+	strbuf_release(&config);
+	strbuf_release(&size);
+	strbuf_release(&size_err);
+	/* the window: the fetches at once, and as many waiting their turn */
+	all->window = 2 * fetch_jobs(all);
+	strbuf_init(&all->chain);
+	strbuf_init(&all->chain_tree);
+	strbuf_add(&all->chain, all->upstream.upstream.oid.buf,
+		   all->upstream.upstream.oid.len);
+	strbuf_add(&all->chain_tree, all->upstream.upstream_tree.buf,
+		   all->upstream.upstream_tree.len);
 	progress_wanted(opts->progress);
-	all.progress = start_progress("Verifying pull requests", all.nr);
-	report_ready(&all);
-	if (to_fetch)
-		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
-	report_ready(&all);
-	stop_progress(&all.progress);
+	all->progress = start_progress("Verifying pull requests", 0);
+}
 
+/* After the last message: the summary, and everything let go. */
+static void finish(struct verifying_all *all)
+{
+	const struct options *opts = all->opts;
+	size_t i;
+
+	stop_progress(&all->progress);
+	if (!all->nr)
+		die("no pull request in any of the %zu messages",
+		    all->in.number);
 	if (opts->porcelain)
-		printf("summary %zu %zu %zu %zu %zu %zu\n", all.nr,
-		       all.count[MATCHES], all.count[MESSY], all.count[DIFFERS],
-		       all.count[CONFLICTS], all.count[FAILED]);
-	else if (all.mbox)
+		printf("summary %zu %zu %zu %zu %zu %zu\n", all->nr,
+		       all->count[MATCHES], all->count[MESSY],
+		       all->count[DIFFERS], all->count[CONFLICTS],
+		       all->count[FAILED]);
+	else if (all->mbox)
 		printf("\n%zu pull request%s: matches %zu, messy %zu, "
-		       "differs %zu, conflicts %zu, errors %zu\n", all.nr,
-		       all.nr == 1 ? "" : "s", all.count[MATCHES],
-		       all.count[MESSY], all.count[DIFFERS],
-		       all.count[CONFLICTS], all.count[FAILED]);
-	for (i = 0; i < all.nr; i++) {
-		verifying_release(&all.rq[i].vf);
-		strbuf_release(&all.rq[i].fail.why);
-		strbuf_release(&all.rq[i].err);
-		strbuf_release(&all.rq[i].upstream);
-		strbuf_release(&all.rq[i].tree);
-	}
-	free(all.rq);
-	free(all.pulled);
-	strbuf_release(&all.chain);
-	strbuf_release(&all.chain_tree);
-	fetch_settings_release(&all.settings);
-	pull_release(&all.upstream);
-	for (i = 0; i < nr_msgs; i++)
-		pullmsg_release(&msgs[i]);
-	free(msgs);
-	free(list);
+		       "differs %zu, conflicts %zu, errors %zu\n", all->nr,
+		       all->nr == 1 ? "" : "s", all->count[MATCHES],
+		       all->count[MESSY], all->count[DIFFERS],
+		       all->count[CONFLICTS], all->count[FAILED]);
+	for (i = 0; i < all->nr_pulled; i++)
+		free((char *)all->pulled[i].tip);
+	free(all->pulled);
+	strbuf_release(&all->chain);
+	strbuf_release(&all->chain_tree);
+	fetch_settings_release(&all->settings);
+	pull_release(&all->upstream);
+	mail_close(&all->in);
+}
+
+/*
+ * The flow: read the messages one at a time, gate their requests,
+ * fetch a window of them at a time (--jobs), collect their verdicts,
+ * and print each in the order of the input as soon as those before it
+ * are printed; then the summary.
+ */
+int verify(const struct options *opts)
+{
+	struct verifying_all all;
+
+	start(&all, opts);
+	if (opts->no_fetch)
+		while (read_next(&all))
+			;
+	else
+		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
+	if (all.head || !all.ended)
+		BUG("requests left unreported");
+	finish(&all);
 	return all.status;
 }

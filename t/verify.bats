@@ -136,9 +136,10 @@ twice_in_mbox() {
 	on_terminal --verify="$r.mbox" --no-fetch
 	expect_status 0
 	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | sed 's/ *$//' | grep . >"$BATS_TEST_TMPDIR/lines"
-	grep -qx 'Verifying pull requests:   0% (0/2)' "$BATS_TEST_TMPDIR/lines"
-	grep -qx 'Verifying pull requests:  50% (1/2)' "$BATS_TEST_TMPDIR/lines"
-	tail -n 1 "$BATS_TEST_TMPDIR/lines" | grep -qx 'Verifying pull requests: 100% (2/2), done.'
+	# a stream: how many are done, the total being unknown until the end
+	grep -qx 'Verifying pull requests: 0' "$BATS_TEST_TMPDIR/lines"
+	grep -qx 'Verifying pull requests: 1' "$BATS_TEST_TMPDIR/lines"
+	tail -n 1 "$BATS_TEST_TMPDIR/lines" | grep -qx 'Verifying pull requests: 2, done.'
 	run_tool --verify="$r.mbox" --no-fetch
 	expect_no_stderr
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/not-on-terminal"
@@ -146,11 +147,43 @@ twice_in_mbox() {
 	test_cmp "$BATS_TEST_TMPDIR/not-on-terminal" "$BATS_TEST_TMPDIR/actual"
 }
 
+@test "an mbox on a pipe: the first report is on stdout before the last message is written, and every message is reported" {
+	twice_in_mbox
+	run_tool --verify="$r.mbox" --no-fetch
+	expect_status 0
+	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
+	mkfifo "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
+	remember_repo
+	"${TOOL[@]}" --verify --no-fetch <"$BATS_TEST_TMPDIR/in" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/stderr" &
+	pid=$!
+	exec {w}>"$BATS_TEST_TMPDIR/in" {rd}<"$BATS_TEST_TMPDIR/out"
+	# the first message, and the From_ line that ends it
+	awk '/^From author@example.com /{n++} {print} n == 2 {exit}' "$r.mbox" >&"$w"
+	: >"$BATS_TEST_TMPDIR/actual"
+	while read -r -t 30 -u "$rd" line; do
+		printf '%s\n' "$line" >>"$BATS_TEST_TMPDIR/actual"
+		case $line in verdict:*) break;; esac
+	done
+	grep -q '^verdict: matches' "$BATS_TEST_TMPDIR/actual" ||
+		{ echo "no report before the last message came" >&2; exec {w}>&-; return 1; }
+	# the rest of the mbox, after that From_ line
+	awk '/^From author@example.com /{n++; if (n == 2) next} n >= 2 {print}' "$r.mbox" >&"$w"
+	exec {w}>&-
+	cat <&"$rd" >>"$BATS_TEST_TMPDIR/actual"
+	exec {rd}<&-
+	status=0
+	wait "$pid" || status=$?
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
+	expect_no_stderr
+}
+
 @test "the fetches running are in the progress line" {
 	twice_in_mbox
 	on_terminal --verify="$r.mbox" --allow-local --jobs=1
 	expect_status 0
-	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | grep -q '(0/2), 1 fetching'
+	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | grep -q ': 0, 1 fetching'
 }
 
 @test "no progress on a terminal with --no-progress or -q; --progress shows it where stderr is no terminal" {
@@ -163,7 +196,7 @@ twice_in_mbox() {
 	run_tool --verify="$r.mbox" --no-fetch --progress
 	expect_status 0
 	tr '\r' '\n' <"$BATS_TEST_TMPDIR/stderr" |
-		grep -qx 'Verifying pull requests: 100% (2/2), done.'
+		grep -qx 'Verifying pull requests: 2, done.'
 	run_tool --verify="$r.mbox" --no-fetch --progress --no-progress
 	expect_no_stderr
 }
