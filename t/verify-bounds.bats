@@ -88,10 +88,7 @@ many_files() {
 }
 
 @test "a server that floods its 'remote:' lines: the tool's memory stays small, the request verified" {
-	tool_is_wrapped && skip "the probe measures the tool itself, not a wrapper"
-	ldd "$BIN/git-clean-diffstat" | grep -q 'lib[at]san' && skip "a sanitizer's runtime comes first"
-	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
-		skip "no C compiler for the probe"
+	hwm_probe
 	git push -q "$PUB" topic
 	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
 	receiver
@@ -104,9 +101,7 @@ many_files() {
 	chmod +x "$BATS_TEST_TMPDIR/flood"
 	git config --global uploadpack.packObjectsHook "$BATS_TEST_TMPDIR/flood"
 	remember_repo
-	capture env LD_PRELOAD="$BATS_TEST_TMPDIR/vmhwm.so" \
-		BENCH_VMHWM_PROG=git-clean-diffstat BENCH_VMHWM_FILE="$BATS_TEST_TMPDIR/hwm" \
-		"${TOOL[@]}" --verify="$BATS_TEST_TMPDIR/request" --allow-local
+	capture_hwm --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	expect_status 0
 	grep -qx 'verdict: matches: .*' "$BATS_TEST_TMPDIR/actual"
 	read -r _ _ kb <"$BATS_TEST_TMPDIR/hwm"
@@ -134,6 +129,24 @@ many_files() {
 	expect_status 0
 	grep -qx 'the tip is in this repository' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
+}
+
+# hwm_probe: the probe of the tool's peak memory (bench/vmhwm.c), built
+# for this test; skipped when the tool is wrapped or built with a
+# sanitizer, whose runtime would be measured instead.
+hwm_probe() {
+	tool_is_wrapped && skip "the probe measures the tool itself, not a wrapper"
+	ldd "$BIN/git-clean-diffstat" | grep -q 'lib[at]san' && skip "a sanitizer's runtime comes first"
+	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
+		skip "no C compiler for the probe"
+}
+
+# capture_hwm <arg>...: capture the tool run with <arg>, its peak
+# memory in kB in the third word of $BATS_TEST_TMPDIR/hwm.
+capture_hwm() {
+	capture env LD_PRELOAD="$BATS_TEST_TMPDIR/vmhwm.so" \
+		BENCH_VMHWM_PROG=git-clean-diffstat BENCH_VMHWM_FILE="$BATS_TEST_TMPDIR/hwm" \
+		"${TOOL[@]}" "$@"
 }
 
 # unreachable <name> <url>: the request for topic, as if it were at
@@ -330,8 +343,7 @@ big_then_good() {
 	git config clean-diffstat.maxMessageSize 10k
 	run_tool --verify="$BATS_TEST_TMPDIR/big.mbox" --no-fetch
 	expect_status 1
-	grep '^message \|^error: \|^verdict: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
-		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	verdicts >"$BATS_TEST_TMPDIR/summary"
 	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
 	message 1: [GIT PULL] big
 	error: message 1 is too large (more than 10240 bytes)
@@ -389,16 +401,11 @@ big_then_good() {
 }
 
 @test "a message of 30 MB in an mbox, above the bound: the tool's memory stays small" {
-	tool_is_wrapped && skip "the probe measures the tool itself, not a wrapper"
-	ldd "$BIN/git-clean-diffstat" | grep -q 'lib[at]san' && skip "a sanitizer's runtime comes first"
-	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
-		skip "no C compiler for the probe"
+	hwm_probe
 	big_then_good 30000000
 	git config clean-diffstat.maxMessageSize 1m
 	remember_repo
-	capture env LD_PRELOAD="$BATS_TEST_TMPDIR/vmhwm.so" \
-		BENCH_VMHWM_PROG=git-clean-diffstat BENCH_VMHWM_FILE="$BATS_TEST_TMPDIR/hwm" \
-		"${TOOL[@]}" --verify="$BATS_TEST_TMPDIR/big.mbox" --no-fetch
+	capture_hwm --verify="$BATS_TEST_TMPDIR/big.mbox" --no-fetch
 	expect_status 1
 	grep -qx '2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1' \
 		"$BATS_TEST_TMPDIR/actual"

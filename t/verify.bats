@@ -493,8 +493,7 @@ expect_moved_report() {
 	receiver
 	run_tool --verify="$r.mbox" --allow-local
 	expect_status 1
-	grep '^message \|^verdict: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
-		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	verdicts >"$BATS_TEST_TMPDIR/summary"
 	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
 	message 1: [GIT PULL] messy
 	verdict: messy
@@ -647,8 +646,7 @@ bad_mbox() {
 	bad_mbox
 	run_tool --verify="$r.mbox" --allow-local
 	expect_status 1
-	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
-		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	verdicts >"$BATS_TEST_TMPDIR/summary"
 	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
 	message 1: [GIT PULL] gone
 	error: cannot fetch 'topic' from 'file://$BATS_TEST_TMPDIR/gone.git': '$BATS_TEST_TMPDIR/gone.git' does not appear to be a git repository
@@ -702,8 +700,7 @@ bad_mbox() {
 	mail_mbox "$r".[1-2] >"$r.mbox"
 	run_tool --verify="$r.mbox" --allow-local --no-fetch linus
 	expect_status 1
-	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
-		sed 's/^\(verdict: [a-z]*\):.*/\1/' >"$BATS_TEST_TMPDIR/summary"
+	verdicts >"$BATS_TEST_TMPDIR/summary"
 	cat >"$BATS_TEST_TMPDIR/expect" <<-EOF
 	message 1: [GIT PULL] here
 	verdict: matches
@@ -713,12 +710,6 @@ bad_mbox() {
 	EOF
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
 	expect_unchanged
-}
-
-# verdicts: the message, verdict, error and summary lines of the report.
-verdicts() {
-	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
-		sed 's/^\(verdict: [a-z]*\):.*/\1/'
 }
 
 @test "an mbox: a message that looks like a request but has none is an error line, counted; a plain reply is skipped" {

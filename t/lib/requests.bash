@@ -21,6 +21,9 @@
 #                          there
 #   ssh_signing_key        sign from now on with a new ssh key (the test
 #                          is skipped when there is no ssh-keygen)
+#   verdicts               the message, verdict (its word alone), error
+#                          and summary lines of the report in
+#                          $BATS_TEST_TMPDIR/actual
 
 publish() {
 	PUB=${PUB:-$BATS_TEST_TMPDIR/pub.git}
@@ -107,4 +110,10 @@ ssh_signing_key() {
 	ssh-keygen -q -t ed25519 -N '' -C tester -f "$HOME/key" &&
 	git config gpg.format ssh &&
 	git config user.signingKey "$HOME/key.pub"
+}
+
+# verdicts: the message, verdict, error and summary lines of the report.
+verdicts() {
+	grep '^message \|^verdict: \|^error: \|pull requests:' "$BATS_TEST_TMPDIR/actual" |
+		sed 's/^\(verdict: [a-z]*\):.*/\1/'
 }
