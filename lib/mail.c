@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "mail.h"
+#include "signals.h"
 #include "quarantine.h"
 #include "run.h"
 
@@ -116,9 +117,7 @@ static size_t read_more(struct mail_input *in)
 {
 	ssize_t n;
 
-	do
-		n = read(in->fd, in->buf, PIECE);
-	while (n < 0 && errno == EINTR);
+	n = signals_read(in->fd, in->buf, PIECE);
 	if (n < 0)
 		die_errno("cannot read the mail");
 	in->pos = 0;

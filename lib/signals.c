@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -88,6 +89,26 @@ int signals_take(void)
 int signals_pending(void)
 {
 	return pending;
+}
+
+ssize_t signals_read(int fd, void *buf, size_t len)
+{
+	struct pollfd pfd[2] = { { fd, POLLIN, 0 }, { self_pipe[0], POLLIN, 0 } };
+	ssize_t n;
+
+	for (;;) {
+		int sig = signals_take();
+
+		if (sig)
+			signals_die(sig);
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			return -1;
+		if (!pfd[0].revents)
+			continue;	/* a signal's byte, or SIGCHLD's */
+		n = read(fd, buf, len);
+		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
+			return n;
+	}
 }
 
 void signals_die(int sig)

@@ -2,6 +2,8 @@
 #ifndef SIGNALS_H
 #define SIGNALS_H
 
+#include <sys/types.h>
+
 #include "usage.h"
 
 /*
@@ -25,6 +27,12 @@ int signals_fd(void);
 int signals_take(void);
 int signals_pending(void);
 NORETURN void signals_die(int sig);
+/*
+ * read(2) of fd that a fatal signal interrupts: the process dies of it
+ * (SA_RESTART would have the read go on, and ^C wait for the input's
+ * end).  Returns what read() returns; EINTR is retried.
+ */
+ssize_t signals_read(int fd, void *buf, size_t len);
 void at_cleanup(void (*fn)(void));
 
 /*

@@ -84,9 +84,23 @@ expect_death_by() {
 	expect_death_by TERM
 }
 
-# verify_request: topic published in a bare repository and requested
-# from linus, the request in $BATS_TEST_TMPDIR/request; cd to a clone
-# of linus alone, which fetches the tip.
+# wait_for_read_of_stdin <pid>: wait (60 s at most) until the process
+# has no child left and is blocked in read(2) of its standard input or
+# in poll(2), as /proc/<pid>/syscall says on x86-64 (syscalls 0 and 7);
+# elsewhere, return at once.
+wait_for_read_of_stdin() {
+	local i call kids
+	[ "$(uname -m)" = x86_64 ] && [ -r "/proc/$1/task/$1/children" ] || return 0
+	for ((i = 0; i < 600; i++)); do
+		read -r call <"/proc/$1/syscall" || return 0
+		kids=$(<"/proc/$1/task/$1/children")
+		case $kids,$call in ,"0 0x0 "* | ,"7 "*) return 0 ;; esac
+		sleep 0.1
+	done
+	echo "the tool never read its standard input" >&2
+	return 1
+}
+
 verify_request() {
 	local pub=$BATS_TEST_TMPDIR/pub.git
 	git init -q --bare "$pub" &&
@@ -126,6 +140,9 @@ verify_request() {
 	exec {fifo}<>"$BATS_TEST_TMPDIR/hanging"
 	read -r -t 60 -u "$fifo" hanging || { echo "the mail was never read" >&2; exec {keep}<&-; return 1; }
 	exec {fifo}<&-
+	# ^C when the tool itself waits for its standard input, not while
+	# git init still runs
+	wait_for_read_of_stdin "$TOOL_PID"
 	kill -INT -- "-$TOOL_PID"
 	# an end of file, for a tool that did not stop at ^C
 	exec {keep}<&-
