@@ -97,17 +97,25 @@ ssize_t signals_read(int fd, void *buf, size_t len)
 	ssize_t n;
 
 	for (;;) {
+		/*
+		 * A signal that came with the input (^C, then the end of
+		 * the file) wins: looked at after every poll, before
+		 * anything is read.
+		 */
 		int sig = signals_take();
 
 		if (sig)
 			signals_die(sig);
-		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
-			return -1;
-		if (!pfd[0].revents)
-			continue;	/* a signal's byte, or SIGCHLD's */
-		n = read(fd, buf, len);
-		if (n >= 0 || (errno != EINTR && errno != EAGAIN))
-			return n;
+		if (pfd[0].revents) {
+			n = read(fd, buf, len);
+			if (n >= 0 || (errno != EINTR && errno != EAGAIN))
+				return n;
+		}
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno != EINTR)
+				return -1;
+			pfd[0].revents = 0;
+		}
 	}
 }
 

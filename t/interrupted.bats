@@ -144,7 +144,12 @@ verify_request() {
 	# git init still runs
 	wait_for_read_of_stdin "$TOOL_PID"
 	kill -INT -- "-$TOOL_PID"
-	# an end of file, for a tool that did not stop at ^C
+	# the tool ends before its input does (60 s at most); then an end
+	# of file, for a tool that did not stop at ^C
+	for ((i = 0; i < 600; i++)); do
+		kill -0 "$TOOL_PID" 2>/dev/null || break
+		sleep 0.1
+	done
 	exec {keep}<&-
 	expect_death_by INT
 }
