@@ -3,12 +3,8 @@
 
 #include "fetchgate.h"
 #include "quote.h"
+#include "str.h"
 #include "usage.h"
-
-static int in_set(int ch, const char *set)
-{
-	return ch && strchr(set, ch) != NULL;
-}
 
 static int is_alnum(int ch)
 {
@@ -26,7 +22,7 @@ static const char *check_host(const char *s, size_t n, const char *stops)
 	size_t end = 0, i, at = 0;
 	int bracket = 0;
 
-	while (end < n && (bracket || !in_set(s[end], stops))) {
+	while (end < n && (bracket || !is_in_set(s[end], stops))) {
 		if (s[end] == '[')
 			bracket = 1;
 		else if (s[end] == ']')
@@ -34,7 +30,7 @@ static const char *check_host(const char *s, size_t n, const char *stops)
 		end++;
 	}
 	for (i = 0; i < end; i++) {
-		if ((!i || in_set(s[i - 1], "@:[")) && s[i] == '-')
+		if ((!i || is_in_set(s[i - 1], "@:[")) && s[i] == '-')
 			return "user, host or port in URL starts with '-'";
 		if (s[i] == '%')
 			return "'%' escape in the user, host or port of the URL";
@@ -79,7 +75,7 @@ int fetchgate_check_url(const char *url, size_t len, int allow_local,
 		e = "URL starts with '-'";
 	/* transport.c: a run of scheme characters, then "::" or "://" */
 	while (!e && run < len && (is_alnum((unsigned char)url[run]) ||
-				   (run && in_set(url[run], "+-."))))
+				   (run && is_in_set(url[run], "+-."))))
 		run++;
 	if (e) {
 		;
@@ -149,7 +145,7 @@ int fetchgate_check_ref(const char *ref, size_t len, const char **err)
 			start = i + 1;
 		} else if (ch < 0x20 || ch == 0x7f) {
 			e = "control character in ref";
-		} else if (in_set(ch, " :?[\\^~*")) {
+		} else if (is_in_set(ch, " :?[\\^~*")) {
 			e = "forbidden character in ref";
 		} else if (ch == '.' && i && ref[i - 1] == '.') {
 			e = "'..' in ref";

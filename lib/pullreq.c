@@ -36,49 +36,8 @@ static int own(struct pullreq *req, char *block)
 /* ------------------------------------------------------------------ */
 /* Bytes and lines.                                                    */
 
-/* Is ch one of the bytes of set (never NUL)? */
-static int is_wsp(int ch)
-{
-	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
-}
-
-static int is_space(int ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
-static int lower(int ch)
-{
-	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
-}
-
-/* Does s (n bytes) equal the NUL-terminated word, ignoring case? */
-static int eq_ci(const char *s, size_t n, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!word[i] || lower((unsigned char)s[i]) != lower((unsigned char)word[i]))
-			return 0;
-	return !word[n];
-}
-
-static struct str trim(struct str l)
-{
-	while (l.len && (is_space(l.s[0]) || l.s[0] == '\r' || l.s[0] == '\n')) {
-		l.s++;
-		l.len--;
-	}
-	while (l.len && (is_space(l.s[l.len - 1]) || l.s[l.len - 1] == '\r' ||
-			 l.s[l.len - 1] == '\n'))
-		l.len--;
-	return str_at(l.s, l.len);
-}
-
-static int is_blank(struct str l)
-{
-	return !trim(l).len;
-}
+/* What trimming takes off: git's spaces, and what is left of a line end. */
+static const char WSP[] = " \t\r\n";
 
 /*
  * The line at *p (before end), without its "\n" or "\r\n"; *p moves
@@ -125,18 +84,7 @@ static size_t uspace(const char *s, size_t n)
 /* A space of either kind at s: its length, or 0. */
 static size_t any_space(const char *s, size_t n)
 {
-	return n && is_space(s[0]) ? 1 : uspace(s, n);
-}
-
-/* Where needle (lowercase) is in l, in any case, or NULL. */
-static const char *find_ci(struct str l, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	for (i = 0; l.len >= n && i <= l.len - n; i++)
-		if (eq_ci(l.s + i, n, needle))
-			return l.s + i;
-	return NULL;
+	return n && is_space_or_tab(s[0]) ? 1 : uspace(s, n);
 }
 
 /*
@@ -225,7 +173,7 @@ static size_t copy_spaces(struct str l, char *out, int *spaces)
 			i = after;
 			continue;
 		}
-		if (!is_space(l.s[i]))
+		if (!is_space_or_tab(l.s[i]))
 			lead = 0;
 		out[o++] = l.s[i++];
 	}
@@ -239,7 +187,7 @@ static int is_separator(struct str l)
 {
 	size_t i;
 
-	l = trim(l);
+	l = str_trim(l, WSP);
 	if (l.len != 64)
 		return 0;
 	for (i = 0; i < 64; i++)
@@ -251,12 +199,10 @@ static int is_separator(struct str l)
 /* "<hex id>[:]" and nothing else: the id, or an empty string. */
 static struct str commit_id(struct str rest)
 {
-	while (rest.len && is_wsp(rest.s[rest.len - 1]))
-		rest.len--;
+	rest = str_rtrim(rest, WSP);
 	if (rest.len && rest.s[rest.len - 1] == ':')
 		rest.len--;
-	while (rest.len && is_wsp(rest.s[rest.len - 1]))
-		rest.len--;
+	rest = str_rtrim(rest, WSP);
 	if (!is_hex_id(rest.s, rest.len))
 		return str_at(NULL, 0);
 	return str_at(rest.s, rest.len);
@@ -316,9 +262,9 @@ static struct str span(const struct lines *L, size_t a, size_t b_end)
 	const struct str *src = L->src ? L->src : L->l;
 	size_t b = b_end;
 
-	while (a < b && is_blank(L->l[a]))
+	while (a < b && str_is_blank(L->l[a]))
 		a++;
-	while (b > a && is_blank(L->l[b - 1]))
+	while (b > a && str_is_blank(L->l[b - 1]))
 		b--;
 	if (a >= b)
 		return str_at(NULL, 0);
@@ -329,10 +275,11 @@ static struct str span(const struct lines *L, size_t a, size_t b_end)
 static struct str indented_after(const struct lines *L, size_t from,
 					 size_t to)
 {
-	while (from < to && is_blank(L->l[from]))
+	while (from < to && str_is_blank(L->l[from]))
 		from++;
-	if (from < to && is_space(L->l[from].s[0]) && !is_separator(L->l[from]))
-		return trim(L->l[from]);
+	if (from < to && is_space_or_tab(L->l[from].s[0]) &&
+	    !is_separator(L->l[from]))
+		return str_trim(L->l[from], WSP);
 	return str_at(NULL, 0);
 }
 
@@ -406,7 +353,7 @@ static int stat_view(struct pullreq *req, struct str l, struct str *v)
 		return 0;
 	}
 	*v = l;
-	if (!l.len || is_space(l.s[0]) ||
+	if (!l.len || is_space_or_tab(l.s[0]) ||
 	    !(memchr(l.s, '|', l.len) || (l.s[0] >= '0' && l.s[0] <= '9') ||
 	      str_starts_with(l, "...") || summary_word(l)))
 		return 0;
@@ -478,7 +425,7 @@ static int split_joined(struct pullreq *req, struct str *l, struct str *rest)
 static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 			struct str *joined)
 {
-	struct str a = trim(la), b = trim(lb), va, vb;
+	struct str a = str_trim(la, WSP), b = str_trim(lb, WSP), va, vb;
 	char *s;
 
 	if (!a.len || !b.len || (!is_bar(b) && b.s[0] != '|'))
@@ -593,7 +540,8 @@ static int is_patch_stat(const struct lines *L, size_t from,
 	size_t i;
 	int patch = 0;
 
-	if (b->first > from && str_equals(trim(L->l[b->first - 1]), "---"))
+	if (b->first > from &&
+	    str_equals(str_trim(L->l[b->first - 1], WSP), "---"))
 		return 1;
 	for (i = from; i < b->first; i++)
 		if (is_separator(L->l[i]))
@@ -605,7 +553,7 @@ static int is_patch_stat(const struct lines *L, size_t from,
 
 static int patch_follows(const struct lines *L, size_t i)
 {
-	while (i < L->nr && is_blank(L->l[i]))
+	while (i < L->nr && str_is_blank(L->l[i]))
 		i++;
 	return i < L->nr && str_starts_with(L->l[i], "diff --git ");
 }
@@ -638,7 +586,7 @@ void pullreq_release(struct pullreq *req)
 /* "<author> (<count>):", as git shortlog writes it: 1, *name and *count. */
 static int author_line(struct str l, struct str *name, long *count)
 {
-	struct str t = trim(l);
+	struct str t = str_trim(l, WSP);
 	size_t k;
 
 	if (t.len < 5 || t.s[t.len - 1] != ':' || t.s[t.len - 2] != ')')
@@ -649,7 +597,7 @@ static int author_line(struct str l, struct str *name, long *count)
 	if (t.s[k] != '(' || k == t.len - 3 || k < 2 || t.s[k - 1] != ' ' ||
 	    t.len - 3 - k > 9)
 		return 0;
-	*name = trim(str_at(t.s, k - 1));
+	*name = str_trim(str_at(t.s, k - 1), WSP);
 	*count = strtol(t.s + k + 1, NULL, 10);
 	return name->len > 0;
 }
@@ -658,7 +606,7 @@ static size_t indent_of(struct str l)
 {
 	size_t i = 0;
 
-	while (i < l.len && is_space(l.s[i]))
+	while (i < l.len && is_space_or_tab(l.s[i]))
 		i++;
 	return i;
 }
@@ -688,7 +636,7 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 		struct str name, l = L->l[i];
 		long count;
 
-		if (is_blank(l)) {
+		if (str_is_blank(l)) {
 			au = NULL;
 		} else if (author_line(l, &name, &count)) {
 			if (grow_array((void **)&b->author, b->nr_authors,
@@ -701,7 +649,7 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 			alloc_subjects = 0;
 		} else if (au && au->nr_subjects && indent_of(l) > indent) {
 			if (join_subject(req, &au->subject[au->nr_subjects - 1],
-					 trim(l)))
+					 str_trim(l, WSP)))
 				return -1;
 		} else if (au) {
 			if (grow_array((void **)&au->subject, au->nr_subjects,
@@ -709,7 +657,7 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 				return -1;
 			if (!au->nr_subjects)
 				indent = indent_of(l);
-			au->subject[au->nr_subjects++] = trim(l);
+			au->subject[au->nr_subjects++] = str_trim(l, WSP);
 		}
 	}
 	return 0;
@@ -721,7 +669,7 @@ static int graph_counts(struct str v, long changes, long *ins, long *del)
 	size_t n = v.len;
 	long plus = 0, minus = 0;
 
-	while (n && is_space(v.s[n - 1]))
+	while (n && is_space_or_tab(v.s[n - 1]))
 		n--;
 	for (; n && (v.s[n - 1] == '+' || v.s[n - 1] == '-'); n--) {
 		if (v.s[n - 1] == '+')
@@ -817,7 +765,7 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 	if (!seps) {
 		size_t from = upto + 1;
 
-		while (from < rows && is_blank(L->l[from]))
+		while (from < rows && str_is_blank(L->l[from]))
 			from++;
 		if (req->tip_subject.len)	/* skip the subject line */
 			from++;
@@ -855,7 +803,7 @@ static size_t find_anchor(const struct lines *raw, const char **at)
 			if ((*at = str_find(raw->l[i], words[w])))
 				return i;
 	for (i = 0; i < raw->nr; i++)
-		if ((*at = find_ci(raw->l[i], AVAILABLE)))
+		if ((*at = str_find_ci(raw->l[i], AVAILABLE)))
 			return i;
 	*at = NULL;
 	return raw->nr;
@@ -907,28 +855,28 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	if (!req->base.len)
 		return "no commit id after 'The following changes since commit'";
 	for (i = since + 1; i < L->nr; i++) {
-		struct str t = trim(L->l[i]);
+		struct str t = str_trim(L->l[i], WSP);
 
-		if (eq_ci(t.s, t.len, AVAILABLE))
+		if (str_equals_ci(t, AVAILABLE))
 			break;
 	}
 	if (i == L->nr)
 		return "no 'are available in the Git repository at:' line";
 	at_line = i;
 	req->base_subject = indented_after(L, since + 1, at_line);
-	for (i = at_line + 1; i < L->nr && is_blank(L->l[i]); i++)
+	for (i = at_line + 1; i < L->nr && str_is_blank(L->l[i]); i++)
 		;
 	if (i == L->nr || str_find(L->l[i], UPTO))
 		return "no repository URL after 'are available in the Git repository at:'";
 	else {
-		struct str t = trim(L->l[i]);
+		struct str t = str_trim(L->l[i], WSP);
 		size_t k = t.len;
 
-		while (k && !is_space(t.s[k - 1]))
+		while (k && !is_space_or_tab(t.s[k - 1]))
 			k--;
 		if (k) {
 			req->ref = str_at(t.s + k, t.len - k);
-			while (k && is_space(t.s[k - 1]))
+			while (k && is_space_or_tab(t.s[k - 1]))
 				k--;
 			req->url = str_at(t.s, k);
 		} else {
@@ -1217,5 +1165,5 @@ int pullreq_telltale(const char *text, size_t len)
 	struct str t = str_at(text, len);
 
 	return str_find(t, SINCE_ID) || str_find(t, UPTO) ||
-	       find_ci(t, "are available in the git repository at");
+	       str_find_ci(t, "are available in the git repository at");
 }

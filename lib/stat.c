@@ -10,11 +10,6 @@
 #include "strbuf.h"
 #include "unicode-width.h"
 
-static int is_space_or_tab(int ch)
-{
-	return ch == ' ' || ch == '\t';
-}
-
 static int is_digit(int ch)
 {
 	return ch >= '0' && ch <= '9';
@@ -387,10 +382,8 @@ int stat_parse_totals(struct str l, struct stat_totals *t)
 	} part[2] = { { " insertion", "(+)" }, { " deletion", "(-)" } };
 	long *num[2] = { &t->insertions, &t->deletions };
 	const char *s = l.s;
-	size_t n = l.len, i = 1, j, k, p;
+	size_t n = str_rtrim(l, " \t").len, i = 1, j, k, p;
 
-	while (n && is_space_or_tab(s[n - 1]))
-		n--;
 	if (n < 2 || s[0] != ' ' || !is_digit(s[1]))
 		return 0;
 	t->insertions = t->deletions = 0;
@@ -418,9 +411,7 @@ int stat_parse_row(struct str l, struct stat_row *row)
 	size_t n, bar, i, k;
 
 	memset(row, 0, sizeof(*row));
-	n = l.len;
-	while (n && is_space_or_tab(s[n - 1]))
-		n--;
+	n = str_rtrim(l, " \t").len;
 	if (n < 5 || s[0] != ' ')
 		return 0;
 	for (bar = n - 2; bar > 1; bar--)	/* the last " | " */
@@ -478,9 +469,7 @@ int stat_parse_row(struct str l, struct stat_row *row)
 
 int stat_is_cut(struct str l)
 {
-	while (l.len && is_space_or_tab(l.s[l.len - 1]))
-		l.len--;
-	return l.len == 4 && !memcmp(l.s, " ...", 4);
+	return str_equals(str_rtrim(l, " \t"), " ...");
 }
 
 /* The six octal digits of a mode (%06o) at s: 1 and *mode, or 0. */
@@ -513,12 +502,10 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 		{ " mode change ", STAT_SUMMARY_MODE_CHANGE },
 	};
 	const char *s = l.s;
-	size_t n = l.len, w, i;
+	size_t n = str_rtrim(l, " ").len, w, i;
 
 	memset(sum, 0, sizeof(*sum));
 	sum->similarity = -1;
-	while (n && s[n - 1] == ' ')
-		n--;
 	for (w = 0; w < sizeof(words) / sizeof(*words); w++)
 		if (str_starts_with(str_at(s, n), words[w].word))
 			break;

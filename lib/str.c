@@ -70,6 +70,62 @@ const char *str_find(struct str s, const char *needle)
 	return NULL;
 }
 
+static int lower(int ch)
+{
+	return ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch;
+}
+
+int str_equals_ci(struct str s, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < s.len; i++)
+		if (!word[i] || lower((unsigned char)s.s[i]) != word[i])
+			return 0;
+	return !word[s.len];
+}
+
+const char *str_find_ci(struct str s, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; s.len >= n && i <= s.len - n; i++)
+		if (str_equals_ci(str_at(s.s + i, n), needle))
+			return s.s + i;
+	return NULL;
+}
+
+struct str str_rtrim(struct str s, const char *set)
+{
+	while (s.len && is_in_set(s.s[s.len - 1], set))
+		s.len--;
+	return str_at(s.s, s.len);
+}
+
+struct str str_trim(struct str s, const char *set)
+{
+	while (s.len && is_in_set(s.s[0], set)) {
+		s.s++;
+		s.len--;
+	}
+	return str_rtrim(s, set);
+}
+
+int str_is_blank(struct str s)
+{
+	return !str_trim(s, " \t\r\n").len;
+}
+
+int is_in_set(int ch, const char *set)
+{
+	return ch && strchr(set, ch) != NULL;
+}
+
+int is_space_or_tab(int ch)
+{
+	return ch == ' ' || ch == '\t';
+}
+
 size_t utf8_char(const char *s, size_t left, unsigned *cp)
 {
 	const unsigned char *u = (const unsigned char *)s;

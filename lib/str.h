@@ -33,6 +33,25 @@ int str_same(struct str a, struct str b);
 const char *str_find(struct str s, const char *needle);
 
 /*
+ * The same, ASCII letters in any case: needle and word are written in
+ * lowercase ("are available in the git repository at:").
+ */
+int str_equals_ci(struct str s, const char *word);
+const char *str_find_ci(struct str s, const char *needle);
+
+/* s without the bytes of the NUL-terminated set at its end, or at both ends. */
+struct str str_rtrim(struct str s, const char *set);
+struct str str_trim(struct str s, const char *set);
+
+/* Is s empty, or only spaces, tabs, CRs and LFs? */
+int str_is_blank(struct str s);
+
+/* Is ch one of the bytes of the NUL-terminated set (never NUL itself)? */
+int is_in_set(int ch, const char *set);
+
+int is_space_or_tab(int ch);
+
+/*
  * Is s (len bytes) a commit id as a person or request-pull writes it:
  * 7 to 64 hex digits, in either case (abbreviated, or whole in SHA-1
  * or SHA-256)?
