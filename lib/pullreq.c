@@ -18,16 +18,10 @@ static int own(struct pullreq *req, char *block)
 {
 	if (!block)
 		return 0;
-	if (req->nr_owned_ == req->alloc_owned_) {
-		size_t alloc = req->alloc_owned_ ? 2 * req->alloc_owned_ : 16;
-		char **grown = realloc(req->owned_, alloc * sizeof(*grown));
-
-		if (!grown) {
-			free(block);
-			return -1;
-		}
-		req->owned_ = grown;
-		req->alloc_owned_ = alloc;
+	if (grow_array((void **)&req->owned_, req->nr_owned_,
+		       &req->alloc_owned_, sizeof(*req->owned_))) {
+		free(block);
+		return -1;
 	}
 	req->owned_[req->nr_owned_++] = block;
 	return 0;
@@ -226,32 +220,24 @@ struct lines {
 	size_t nr, alloc;
 };
 
-static int grow_lines(struct lines *L, size_t nr)
+static int push_line(struct lines *L, struct str l)
 {
-	if (nr > L->alloc) {
-		size_t alloc = L->alloc ? 2 * L->alloc : 64;
-		struct str *grown;
-
-		while (alloc < nr)
-			alloc *= 2;
-		grown = realloc(L->l, alloc * sizeof(*grown));
-		if (!grown)
-			return -1;
-		L->l = grown;
-		L->alloc = alloc;
-	}
+	if (grow_array((void **)&L->l, L->nr, &L->alloc, sizeof(*L->l)))
+		return -1;
+	L->l[L->nr++] = l;
 	return 0;
 }
 
 static int split_lines(const char *text, size_t len, struct lines *out)
 {
 	const char *p = text, *end = text + len;
+	struct str l;
 
 	memset(out, 0, sizeof(*out));
 	while (p < end) {
-		if (grow_lines(out, out->nr + 1))
+		next_line(&p, end, &l);
+		if (push_line(out, l))
 			return -1;
-		next_line(&p, end, &out->l[out->nr++]);
 	}
 	return 0;
 }
@@ -299,17 +285,19 @@ static int copy_request(const struct lines *raw, size_t from, size_t to,
 	for (i = from; i < to; i++)
 		size += raw->l[i].len + 1;
 	buf = malloc(size);
-	if (!buf || own(req, buf) || grow_lines(L, to - from + 1))
+	if (!buf || own(req, buf))
 		return -1;
 	o = buf;
 	for (i = from; i < to; i++) {
-		struct str l = unquote(raw->l[i], pf);
+		struct str l = unquote(raw->l[i], pf), copy;
 
 		if (l.len != raw->l[i].len)
 			req->damage |= PULLREQ_QUOTED;
-		L->l[L->nr].s = o;
-		L->l[L->nr].len = copy_spaces(l, o, &spaces);
-		o += L->l[L->nr++].len;
+		copy.s = o;
+		copy.len = copy_spaces(l, o, &spaces);
+		if (push_line(L, copy))
+			return -1;
+		o += copy.len;
 		*o++ = '\n';
 	}
 	if (spaces)
@@ -895,14 +883,6 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	req->tip_subject = indented_after(L, i + 1, L->nr);
 	*upto_line = i;
 	return NULL;
-}
-
-static int push_line(struct lines *L, struct str l)
-{
-	if (grow_lines(L, L->nr + 1))
-		return -1;
-	L->l[L->nr++] = l;
-	return 0;
 }
 
 /* The line and where in the text it came from, at the end of L and src. */
