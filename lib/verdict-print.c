@@ -46,6 +46,23 @@ static void add_row_name(struct strbuf *sb, const struct stat_row *r,
 		quote_shown(sb, r->name.s, r->name.len);
 }
 
+/*
+ * What starts an item of add_differences(): the word of its record, or
+ * for a person its indent, under a heading the first item writes.
+ */
+static void add_item(struct strbuf *sb, int porcelain, int *shown,
+		     const char *record, const char *heading,
+		     const char *indent)
+{
+	if (porcelain) {
+		strbuf_addf(sb, "%s ", record);
+		return;
+	}
+	if (!(*shown)++)
+		strbuf_addf(sb, "%s:\n", heading);
+	strbuf_addstr(sb, indent);
+}
+
 /* The rows and files that differ, under headings or as records. */
 static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			    const struct numstat *ns, const struct match *mt,
@@ -57,13 +74,8 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	for (i = 0; i < req->block.nr_rows; i++) {
 		if (mt->file_of[i] >= 0)
 			continue;
-		if (porcelain) {
-			strbuf_addstr(sb, "only-request ");
-		} else {
-			if (!shown++)
-				strbuf_addstr(sb, "only in the request:\n");
-			strbuf_addstr(sb, "  ");
-		}
+		add_item(sb, porcelain, &shown, "only-request",
+			 "only in the request", "  ");
 		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addch(sb, ' ');
 		add_row_name(sb, &req->block.row[i], porcelain);
@@ -73,13 +85,8 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	for (j = 0; j < ns->nr; j++) {
 		if (mt->used[j] || req->block.rows_cut || req->block.totals_only)
 			continue;
-		if (porcelain) {
-			strbuf_addstr(sb, "only-clean ");
-		} else {
-			if (!shown++)
-				strbuf_addstr(sb, "only in the clean diffstat:\n");
-			strbuf_addstr(sb, "  ");
-		}
+		add_item(sb, porcelain, &shown, "only-clean",
+			 "only in the clean diffstat", "  ");
 		add_file_counts(sb, &ns->file[j], porcelain);
 		strbuf_addch(sb, ' ');
 		quote_c_style(sb, ns->file[j].path, ns->file[j].path_len,
@@ -96,13 +103,8 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 		f = &ns->file[mt->file_of[i]];
 		if (match_same_numbers(&req->block.row[i], f))
 			continue;
-		if (porcelain) {
-			strbuf_addstr(sb, "differ ");
-		} else {
-			if (!shown++)
-				strbuf_addstr(sb, "counted differently:\n");
-			strbuf_addstr(sb, "  request ");
-		}
+		add_item(sb, porcelain, &shown, "differ",
+			 "counted differently", "  request ");
 		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addstr(sb, porcelain ? " " : ", clean ");
 		add_file_counts(sb, f, porcelain);
@@ -399,8 +401,7 @@ static void add_conflict_records(struct strbuf *sb, const struct merge *m)
 	for (i = 0; i < m->res.nr_entries; i++) {
 		const struct mtree_entry *e = &m->res.entries[i];
 
-		if (prev && prev->path.len == e->path.len &&
-		    !memcmp(prev->path.s, e->path.s, e->path.len))
+		if (prev && str_same(prev->path, e->path))
 			continue;
 		prev = e;
 		strbuf_addstr(sb, "conflict ");
