@@ -197,9 +197,10 @@ t/fuzz/numstat-fuzzer: t/fuzz/fuzz.h t/fuzz/numstat-fuzzer.c lib/numstat.c lib/n
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/numstat-fuzzer.c lib/numstat.c
 
 PULLREQ_SOURCES = lib/pullreq.c lib/stat.c lib/str.c lib/fetchgate.c lib/quote.c \
-	lib/strbuf.c lib/usage.c
+	lib/strbuf.c lib/usage.c lib/match.c
 t/fuzz/pullreq-fuzzer: t/fuzz/fuzz.h t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES) \
-		lib/pullreq.h lib/stat.h lib/str.h lib/fetchgate.h lib/quote.h
+		lib/pullreq.h lib/stat.h lib/str.h lib/fetchgate.h lib/quote.h \
+		lib/match.h
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ t/fuzz/pullreq-fuzzer.c $(PULLREQ_SOURCES)
 
 # Each fuzzer is a target of its own, so that make -j2 fuzz-run runs two

@@ -10,9 +10,13 @@
 
 /*
  * A request's stat rows matched with the files of a diff, as git diff
- * --stat names them (stat_name_matches()): whole names first, then
- * abbreviated ones ("..." and a tail), each row taking the first free
- * file it stands for, one with the same numbers if there is one.  A
+ * --stat names them: whole names first, then abbreviated ones ("..."
+ * and a tail of the name, which git cut at a column and then at a '/'
+ * after it), each row taking the first free file it stands for, one
+ * with the same numbers if there is one.  A row's name is compared
+ * with what stat_name() makes of a file with and without
+ * core.quotePath (the sender's setting is not known), trailing spaces
+ * aside (the padding hides them).  A
  * pure function, in O((rows + files) log files) whatever the mail: a
  * stranger's 20,000 rows against a 20,000-file tip cost no more than a
  * sort.

@@ -164,40 +164,6 @@ char *stat_name(const char *path, size_t path_len,
 	return strbuf_detach(&b, len);
 }
 
-enum stat_match stat_name_matches(const char *name, size_t name_len,
-					const char *path, size_t path_len,
-					const char *from, size_t from_len)
-{
-	enum stat_match found = STAT_NO_MATCH;
-	int quotepath;
-
-	while (name_len && name[name_len - 1] == ' ')
-		name_len--;
-	for (quotepath = 1; quotepath >= 0 && !found; quotepath--) {
-		size_t len;
-		char *full = stat_name(path, path_len, from, from_len,
-					       quotepath, &len);
-
-		if (!full)
-			return STAT_NO_MATCH;
-		while (len && full[len - 1] == ' ')
-			len--;
-		if (len == name_len && !memcmp(full, name, len)) {
-			found = STAT_MATCH;
-		} else if (name_len >= 3 && !memcmp(name, "...", 3)) {
-			const char *tail = name + 3;
-			size_t n = name_len - 3;
-
-			/* git cut the name at a column, then at a '/' after it */
-			if (n < len && !memcmp(full + len - n, tail, n) &&
-			    (!n || tail[0] == '/' || !memchr(tail, '/', n)))
-				found = STAT_MATCH_ABBREV;
-		}
-		free(full);
-	}
-	return found;
-}
-
 /* unquote_c_style(): the quoted string at *i in s (n bytes) into out. */
 static int unquote_c(const char *s, size_t n, size_t *i, struct strbuf *out)
 {

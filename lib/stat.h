@@ -63,25 +63,6 @@ size_t stat_name_cut(const char *name, size_t len, size_t columns);
 char *stat_name(const char *path, size_t path_len, const char *from,
 		size_t from_len, int quotepath, size_t *len);
 
-enum stat_match {
-	STAT_NO_MATCH = 0,
-	STAT_MATCH,			/* the whole name is the file's */
-	STAT_MATCH_ABBREV		/* "..." and a tail of the file's name */
-};
-
-/*
- * Does the printed name of a row (as in struct stat_row) stand for the
- * file at path (renamed or copied from `from` when from_len is not 0)?
- * The name is compared with what stat_name() makes of the file with
- * and without core.quotePath (the sender's setting is not known),
- * trailing spaces aside (the padding hides them).  An abbreviated name
- * can stand for several files; the caller who matches a whole diffstat
- * should prefer whole names and take each file once.
- */
-enum stat_match stat_name_matches(const char *name, size_t name_len,
-				  const char *path, size_t path_len,
-				  const char *from, size_t from_len);
-
 /*
  * The paths a whole printed name stands for, quote_c_style() and
  * pprint_rename() undone: *path where the file ends up, *from its
@@ -120,7 +101,7 @@ struct stat_row {
 	 * The name as printed, without the padding after it: a path
 	 * (C-quoted when it needs it), a rename "pfx{a => b}sfx" or
 	 * "a => b", either of them maybe abbreviated to "..." and a tail
-	 * of the name (see stat_name_matches()).
+	 * of the name (see match.h).
 	 */
 	struct str name;
 	int abbreviated;		/* name starts with "..." */

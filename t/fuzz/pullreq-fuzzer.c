@@ -7,12 +7,13 @@
  * request, a request has rows that add up unless it says they do not,
  * or says it has its totals alone);
  * then put what it found through the URL and ref checks
- * (lib/fetchgate.c) and the name matcher, and the input itself, cut at
- * its first two NULs, through the matcher and stat_name() (the pointer
- * walks of pprint_rename()).
+ * (lib/fetchgate.c), match its rows (lib/match.c) against files named
+ * as their paths say, and put the input itself, cut at its first two
+ * NULs, through stat_name() (the pointer walks of pprint_rename()).
  */
 #include "fuzz.h"
 #include "../../lib/fetchgate.h"
+#include "../../lib/match.h"
 #include "../../lib/pullreq.h"
 
 static void walk(struct str s)
@@ -26,9 +27,31 @@ static void names(struct str name, struct str path,
 	walk(name);
 	walk(path);
 	walk(from);
-	if (path.len)
-		fuzz_sink ^= (unsigned char)stat_name_matches(name.s, name.len,
-			path.s, path.len, from.s, from.len);
+}
+
+/* The rows matched against files at their paths, as a diff names them. */
+static void match_paths(const struct pullreq *r)
+{
+	const struct pullreq_block *b = &r->block;
+	struct numstat ns;
+	struct match mt;
+	size_t i;
+
+	ns.file = calloc(b->nr_rows + 1, sizeof(*ns.file));
+	if (!ns.file)
+		return;
+	for (i = 0; i < b->nr_rows; i++) {
+		ns.file[i].added = b->row[i].changes;
+		ns.file[i].path = b->row[i].path.s;
+		ns.file[i].path_len = b->row[i].path.len;
+		ns.file[i].from = b->row[i].from.s;
+		ns.file[i].from_len = b->row[i].from.len;
+	}
+	ns.nr = b->nr_rows;
+	match_rows(r, &ns, &mt);
+	fuzz_sink ^= (unsigned char)mt.differences;
+	match_release(&mt);
+	free(ns.file);
 }
 
 static void check_request(const struct pullreq *r)
@@ -64,6 +87,7 @@ static void check_request(const struct pullreq *r)
 			files++;
 		names(row->name, row->path, row->from);
 	}
+	match_paths(r);
 	if (!b->rows_uneven && !b->totals_missing && !b->totals_only &&
 	    (b->rows_cut ? files >= (size_t)b->files :
 			   files != (size_t)b->files))
@@ -103,8 +127,6 @@ static void matcher(const char *buf, size_t len)
 	nul2 = memchr(nul1 + 1, '\0', len - n1 - 1);
 	n2 = nul2 ? (size_t)(nul2 - nul1 - 1) : len - n1 - 1;
 	n3 = nul2 ? len - n1 - n2 - 2 : 0;
-	fuzz_sink ^= (unsigned char)stat_name_matches(buf, n1, nul1 + 1, n2,
-						    nul2 ? nul2 + 1 : NULL, n3);
 	name = stat_name(nul1 + 1, n2, nul2 ? nul2 + 1 : NULL, n3, (int)(n1 % 2),
 			 &out);
 	if (name) {

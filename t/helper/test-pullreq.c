@@ -29,7 +29,8 @@
  *	test-pullreq ref <ref>
  *		"ok", or "refused: <why>" and exit 1
  *	test-pullreq match <printed name> <path> [<from>]
- *		"exact", "abbreviated", or "no" and exit 1
+ *		match_rows() of a row so named against the file: "exact",
+ *		"abbreviated", or "no" and exit 1
  *	test-pullreq stat-name [--no-quotepath] <path> [<from>]
  *		the name git diff --stat prints for the file
  */
@@ -39,6 +40,7 @@
 
 #include "../../lib/fetchgate.h"
 #include "../../lib/mail.h"
+#include "../../lib/match.h"
 #include "../../lib/pullmsg.h"
 #include "../../lib/signals.h"
 
@@ -273,6 +275,35 @@ static int cmd_text(const char *file)
 	return 0;
 }
 
+static int cmd_match(const char *name, const char *path, const char *from)
+{
+	struct numstat_file f = { 1, 0, NULL, 0, NULL, 0 };
+	struct numstat ns = { &f, 1 };
+	struct stat_row row;
+	struct pullreq req;
+	struct match mt;
+	int found;
+
+	memset(&row, 0, sizeof(row));
+	row.kind = STAT_ROW_TEXT;
+	row.name = str_cstr(name);
+	row.abbreviated = str_starts_with(row.name, "...");
+	memset(&req, 0, sizeof(req));
+	req.block.row = &row;
+	req.block.nr_rows = 1;
+	f.path = path;
+	f.path_len = strlen(path);
+	if (*from) {
+		f.from = from;
+		f.from_len = strlen(from);
+	}
+	match_rows(&req, &ns, &mt);
+	found = mt.file_of[0] == 0;
+	match_release(&mt);
+	puts(!found ? "no" : row.abbreviated ? "abbreviated" : "exact");
+	return !found;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -309,17 +340,8 @@ int main(int argc, char **argv)
 		puts("ok");
 		return 0;
 	}
-	if (!strcmp(argv[1], "match") && (argc == 4 || argc == 5)) {
-		const char *from = argc == 5 ? argv[4] : "";
-		enum stat_match m =
-			stat_name_matches(argv[2], strlen(argv[2]),
-					     argv[3], strlen(argv[3]),
-					     from, strlen(from));
-
-		puts(m == STAT_MATCH ? "exact" :
-		     m == STAT_MATCH_ABBREV ? "abbreviated" : "no");
-		return m == STAT_NO_MATCH;
-	}
+	if (!strcmp(argv[1], "match") && (argc == 4 || argc == 5))
+		return cmd_match(argv[2], argv[3], argc == 5 ? argv[4] : "");
 	if (!strcmp(argv[1], "stat-name") && argc >= 3) {
 		int quotepath = strcmp(argv[2], "--no-quotepath");
 		int at = quotepath ? 2 : 3;
