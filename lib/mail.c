@@ -12,6 +12,7 @@
 #include "signals.h"
 #include "quarantine.h"
 #include "run.h"
+#include "str.h"
 
 /*
  * The most of a line held at once: a longer line is read and written
@@ -46,30 +47,28 @@ static void read_file(struct strbuf *sb, const char *path)
 /* git mailinfo's "Author: ...", "Email: ...", "Subject: ...", "Date: ..." */
 static void parse_info(struct mail *m, const struct strbuf *info)
 {
-	const char *p = info->buf, *end = info->buf + info->len;
+	struct str rest = str_at(info->buf, info->len);
 	struct strbuf author = STRBUF_INIT, email = STRBUF_INIT;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *e = nl ? nl : end, *colon;
+	while (rest.len) {
+		struct str l = str_next_line(&rest);
+		const char *e = l.s + l.len, *colon = memchr(l.s, ':', l.len);
 		struct strbuf *to = NULL;
 
-		colon = memchr(p, ':', (size_t)(e - p));
 		if (colon && colon + 1 < e && colon[1] == ' ') {
-			size_t n = (size_t)(colon - p);
+			struct str key = str_at(l.s, (size_t)(colon - l.s));
 
-			if (n == 6 && !memcmp(p, "Author", 6))
+			if (str_equals(key, "Author"))
 				to = &author;
-			else if (n == 5 && !memcmp(p, "Email", 5))
+			else if (str_equals(key, "Email"))
 				to = &email;
-			else if (n == 7 && !memcmp(p, "Subject", 7))
+			else if (str_equals(key, "Subject"))
 				to = &m->subject;
-			else if (n == 4 && !memcmp(p, "Date", 4))
+			else if (str_equals(key, "Date"))
 				to = &m->date;
 		}
 		if (to)
 			strbuf_add(to, colon + 2, (size_t)(e - colon - 2));
-		p = nl ? nl + 1 : end;
 	}
 	strbuf_add(&m->from, author.buf, author.len);
 	if (author.len && email.len)

@@ -33,23 +33,6 @@ static int own(struct pullreq *req, char *block)
 /* What trimming takes off: git's spaces, and what is left of a line end. */
 static const char WSP[] = " \t\r\n";
 
-/*
- * The line at *p (before end), without its "\n" or "\r\n"; *p moves
- * past it.  Returns whether a newline ended it.
- */
-static int next_line(const char **p, const char *end, struct str *line)
-{
-	const char *s = *p, *nl = memchr(s, '\n', (size_t)(end - s));
-	const char *e = nl ? nl : end;
-
-	*p = nl ? nl + 1 : end;
-	if (e > s && e[-1] == '\r')
-		e--;
-	line->s = s;
-	line->len = (size_t)(e - s);
-	return nl != NULL;
-}
-
 /* ------------------------------------------------------------------ */
 /* What mail does to spaces and quoting.                               */
 
@@ -228,14 +211,17 @@ static int push_line(struct lines *L, struct str l)
 	return 0;
 }
 
+/* The lines of the text, each without its "\n" or "\r\n". */
 static int split_lines(const char *text, size_t len, struct lines *out)
 {
-	const char *p = text, *end = text + len;
-	struct str l;
+	struct str rest = str_at(text, len);
 
 	memset(out, 0, sizeof(*out));
-	while (p < end) {
-		next_line(&p, end, &l);
+	while (rest.len) {
+		struct str l = str_next_line(&rest);
+
+		if (l.len && l.s[l.len - 1] == '\r')
+			l.len--;
 		if (push_line(out, l))
 			return -1;
 	}

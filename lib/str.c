@@ -111,6 +111,18 @@ struct str str_trim(struct str s, const char *set)
 	return str_rtrim(s, set);
 }
 
+struct str str_next_line(struct str *rest)
+{
+	const char *nl = memchr(rest->s, '\n', rest->len);
+	struct str line;
+
+	line.s = rest->s;
+	line.len = nl ? (size_t)(nl - rest->s) : rest->len;
+	rest->s += line.len + !!nl;
+	rest->len -= line.len + !!nl;
+	return line;
+}
+
 int str_is_blank(struct str s)
 {
 	return !str_trim(s, " \t\r\n").len;

@@ -43,6 +43,13 @@ const char *str_find_ci(struct str s, const char *needle);
 struct str str_rtrim(struct str s, const char *set);
 struct str str_trim(struct str s, const char *set);
 
+/*
+ * The line at the start of *rest (which is not empty), without its
+ * '\n' (the last one may have none), pointing into *rest even when it
+ * is empty; *rest is then what follows it.
+ */
+struct str str_next_line(struct str *rest);
+
 /* Is s empty, or only spaces, tabs, CRs and LFs? */
 int str_is_blank(struct str s);
 

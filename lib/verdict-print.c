@@ -179,12 +179,11 @@ void verdict_print_records(struct strbuf *sb, const struct pullmsg *msg)
  */
 static void add_stat_shown(struct strbuf *sb, const struct strbuf *stat)
 {
-	const char *p = stat->buf, *end = stat->buf + stat->len;
+	const char *end = stat->buf + stat->len;
+	struct str rest = str_at(stat->buf, stat->len);
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		struct str l = str_at(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
-		struct str name = l;
+	while (rest.len) {
+		struct str l = str_next_line(&rest), name = l;
 		struct stat_row row;
 		struct stat_summary sum;
 
@@ -196,9 +195,8 @@ static void add_stat_shown(struct strbuf *sb, const struct strbuf *stat)
 		quote_shown(sb, name.s, name.len);
 		strbuf_add(sb, name.s + name.len,
 			   (size_t)(l.s + l.len - (name.s + name.len)));
-		if (nl)
-			strbuf_addch(sb, '\n');
-		p = nl ? nl + 1 : end;
+		if (l.s + l.len < end)
+			strbuf_addch(sb, '\n');	/* the line's own */
 	}
 }
 
