@@ -121,35 +121,38 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			  int porcelain)
 {
-	static const char *const what[] = {
-		"spaces", "Unicode spaces where git wrote spaces",
-		"quoted", "the request is quoted or indented",
-		"wrapped", "stat lines wrapped or joined by a mail client",
-		"header", "a header line is not as git writes it",
-		NULL
+	const struct pullreq_block *b = &req->block;
+	const struct {
+		int on;
+		const char *record, *note;
+	} what[] = {
+		{ !!(req->damage & PULLREQ_SPACES), "spaces",
+		  "Unicode spaces where git wrote spaces" },
+		{ !!(req->damage & PULLREQ_QUOTED), "quoted",
+		  "the request is quoted or indented" },
+		{ !!(req->damage & PULLREQ_WRAPPED), "wrapped",
+		  "stat lines wrapped or joined by a mail client" },
+		{ !!(req->damage & PULLREQ_HEADER), "header",
+		  "a header line is not as git writes it" },
+		{ b->totals_missing, "totals-missing",
+		  "no 'files changed' line: the totals are counted from the "
+		  "rows" },
+		{ b->totals_only, "totals-only",
+		  "the diffstat is its 'files changed' line alone: only the "
+		  "totals are compared" },
+		{ b->rows_uneven, "rows-uneven",
+		  "the diffstat's rows do not add up to its 'files changed' "
+		  "line" },
+		{ b->rows_cut, "cut",
+		  "the diffstat is cut short (' ...'): it shows fewer rows "
+		  "than files" },
 	};
 	size_t i;
 
-	for (i = 0; what[i]; i += 2)
-		if (req->damage & (1u << (i / 2)))
+	for (i = 0; i < sizeof(what) / sizeof(*what); i++)
+		if (what[i].on)
 			strbuf_addf(sb, porcelain ? "damage %s\n" : "note: %s\n",
-				    what[porcelain ? i : i + 1]);
-	if (req->block.totals_missing)
-		strbuf_addstr(sb, porcelain ? "damage totals-missing\n" :
-			      "note: no 'files changed' line: the totals are "
-			      "counted from the rows\n");
-	if (req->block.totals_only)
-		strbuf_addstr(sb, porcelain ? "damage totals-only\n" :
-			      "note: the diffstat is its 'files changed' line "
-			      "alone: only the totals are compared\n");
-	if (req->block.rows_uneven)
-		strbuf_addstr(sb, porcelain ? "damage rows-uneven\n" :
-			      "note: the diffstat's rows do not add up to its "
-			      "'files changed' line\n");
-	if (req->block.rows_cut)
-		strbuf_addstr(sb, porcelain ? "damage cut\n" :
-			      "note: the diffstat is cut short (' ...'): "
-			      "it shows fewer rows than files\n");
+				    porcelain ? what[i].record : what[i].note);
 	if (req->nr_extra_blocks)
 		strbuf_addf(sb, porcelain ? "damage extra-blocks %zu\n" :
 			    "note: %zu more shortlog and diffstat after the "
