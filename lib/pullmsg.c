@@ -4,15 +4,6 @@
 
 #include "pullmsg.h"
 
-static struct str str_of(const struct strbuf *sb)
-{
-	struct str s;
-
-	s.s = sb->buf;
-	s.len = sb->len;
-	return s;
-}
-
 /* The requests of one message, each an entry of res from res->nr on. */
 static void read_message(const struct mail *mail, struct pullmsg_list *res)
 {
@@ -26,9 +17,9 @@ static void read_message(const struct mail *mail, struct pullmsg_list *res)
 		m = &res->msg[res->nr++];
 		memset(m, 0, sizeof(*m));
 		m->number = mail->number;
-		m->subject = str_of(&mail->subject);
-		m->from = str_of(&mail->from);
-		m->date = str_of(&mail->date);
+		m->subject = str_at(mail->subject.buf, mail->subject.len);
+		m->from = str_at(mail->from.buf, mail->from.len);
+		m->date = str_at(mail->date.buf, mail->date.len);
 		m->error = mail->error;
 		m->too_large = mail->too_large;
 		m->telltale = mail->too_large;
