@@ -23,19 +23,24 @@ teardown() {
 # many_files <n> <dir>: a commit on topic adding n one-line files under
 # <dir>, written by git fast-import (no work tree, no index: git add of
 # thousands of files was most of the file's time); a topic checked out
-# is brought to it.
+# is brought to it.  The blobs first, then <dir>'s tree by git mktree,
+# then the commit: fast-import looks a path up in its directory one
+# entry after the other, 15 s of CPU for 20,000 files in one directory.
 many_files() {
-	local i
-	test_tick
+	local i tree
+	for ((i = 1; i <= $1; i++)); do
+		printf 'blob\nmark :%d\ndata %d\n%d\n' "$i" $((${#i} + 1)) "$i"
+	done | git fast-import --quiet --export-marks="$BATS_TEST_TMPDIR/marks" &&
+	tree=$(awk '{ printf "100644 blob %s\tf%d.c\n", $2, substr($1, 2) }' \
+		"$BATS_TEST_TMPDIR/marks" | git mktree) &&
+	test_tick &&
 	{
 		echo "commit refs/heads/topic"
 		echo "author $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL> $GIT_AUTHOR_DATE"
 		echo "committer $GIT_COMMITTER_NAME <$GIT_COMMITTER_EMAIL> $GIT_COMMITTER_DATE"
 		printf 'data <<EOF\nmany files in %s\nEOF\n' "$2"
 		echo "from refs/heads/topic^0"
-		for ((i = 1; i <= $1; i++)); do
-			printf 'M 100644 inline %s/f%d.c\ndata %d\n%d\n' "$2" "$i" $((${#i} + 1)) "$i"
-		done
+		echo "M 040000 $tree $2"
 	} | git fast-import --quiet &&
 	if [ "$(git symbolic-ref -q HEAD)" = refs/heads/topic ]; then
 		git reset -q --hard topic
