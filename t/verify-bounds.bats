@@ -13,7 +13,6 @@ setup() {
 	PUB=$BATS_TEST_TMPDIR/pub.git
 	url=file://$PUB
 	history_simple
-	git init -q --bare "$PUB"
 }
 
 teardown() {
@@ -50,8 +49,7 @@ many_files() {
 @test "a branch that moved, whose messy request of 3,000 files has a report larger than a pipe: its report, and the tool ends" {
 	history_partly_pulled partly
 	many_files 3000 big
-	git push -q "$PUB" topic
-	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	publish_and_request topic linus topic
 	[ "$(git merge-base --all linus topic | wc -l)" = 2 ]
 	asked=$(git rev-parse topic)
 	test_commit moved big/f1.c again
@@ -73,6 +71,7 @@ many_files() {
 	tool_is_wrapped && skip "the bound is for the tool itself, not a wrapper"
 	git checkout -q linus
 	many_files 20000 tree
+	git init -q --bare "$PUB"
 
 	{
 		git request-pull linus "$url" topic | sed '/^ [0-9]* files\{0,1\} changed/,$d' |
@@ -94,8 +93,7 @@ many_files() {
 
 @test "a server that floods its 'remote:' lines: the tool's memory stays small, the request verified" {
 	hwm_probe
-	git push -q "$PUB" topic
-	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	publish_and_request topic linus topic
 	receiver
 	# 100 MB of "remote:" lines before the pack (the server's hook)
 	cat >"$BATS_TEST_TMPDIR/flood" <<-\EOF
@@ -115,9 +113,8 @@ many_files() {
 }
 
 @test "a ref the server does not have: one fatal line with git's reason, no internal name" {
-	git push -q "$PUB" topic
-	git request-pull linus "$url" topic | sed "s| $url topic\$| $url nope|" \
-		>"$BATS_TEST_TMPDIR/request"
+	publish_and_request topic linus topic
+	sed -i "s| $url topic\$| $url nope|" "$BATS_TEST_TMPDIR/request"
 	grep -q " $url nope\$" "$BATS_TEST_TMPDIR/request"
 	receiver
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
@@ -128,8 +125,7 @@ many_files() {
 }
 
 @test "--no-fetch: a file:// URL needs no --allow-local, nothing being fetched" {
-	git push -q "$PUB" topic
-	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request"
+	publish_and_request topic linus topic
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch linus
 	expect_status 0
 	grep -qx 'the tip is in this repository' "$BATS_TEST_TMPDIR/actual"
@@ -154,11 +150,12 @@ capture_hwm() {
 		"${TOOL[@]}" "$@"
 }
 
-# unreachable <name> <url>: the request for topic, as if it were at
-# <url>, in the file $BATS_TEST_TMPDIR/<name>.
+# unreachable <name> <url>: the request for topic (publish_and_request's,
+# in the file $BATS_TEST_TMPDIR/request), as if it were at <url>, in the
+# file $BATS_TEST_TMPDIR/<name>.
 unreachable() {
-	git request-pull linus "$url" topic |
-		sed "s|^  $url topic\$|  $2 topic|" >"$BATS_TEST_TMPDIR/$1" &&
+	sed "s|^  $url topic\$|  $2 topic|" "$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/$1" &&
 	grep -q "^  $2 topic\$" "$BATS_TEST_TMPDIR/$1"
 }
 
@@ -169,13 +166,13 @@ unreachable() {
 # receiver.  $refused,
 # $ssh_url: their URLs.
 unreachable_requests() {
-	git push -q "$PUB" topic &&
+	publish_and_request topic linus topic &&
 	refused=git://127.0.0.1:$(free_port)/pub.git &&
 	ssh_url=ssh://git.example.org/pub.git &&
 	unreachable refused "$refused" &&
 	unreachable ssh "$ssh_url" &&
 	unreachable dns git://no-such-host.invalid/pub.git &&
-	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/file" &&
+	cp "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/file" &&
 	cat >"$BATS_TEST_TMPDIR/fake-ssh" <<-\EOF &&
 	#!/bin/sh
 	echo 'ssh: connect to host git.example.org port 22: Connection refused' >&2
@@ -279,7 +276,7 @@ unreachable_mbox() {
 # request for it at the proxy's URL ($drip_url) in the file
 # $BATS_TEST_TMPDIR/drip; then cd to a receiver.
 drip_request() {
-	git push -q "$PUB" topic &&
+	publish_and_request topic linus topic &&
 	start_git_daemon &&
 	start_drip_proxy "${DAEMON_URL##*:}" "$@" &&
 	drip_url=git://127.0.0.1:$DRIP_PORT/pub.git &&
@@ -317,7 +314,7 @@ run_timed() {
 }
 
 @test "--fetch-stall=2: a server that accepts the connection and never answers is stopped once nothing came for 2 s" {
-	git push -q "$PUB" topic
+	publish_and_request topic linus topic
 	start_silent_server
 	unreachable silent "git://127.0.0.1:$SILENT_PORT/pub.git"
 	receiver
@@ -332,8 +329,7 @@ run_timed() {
 # request with <bytes> of padding after it, then the request alone; cd
 # to a receiver that has the tip.
 big_then_good() {
-	git push -q "$PUB" topic &&
-	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
+	publish_and_request topic linus topic &&
 	{ cat "$BATS_TEST_TMPDIR/request"; yes 'padding padding padding' | head -c "$1"; } |
 		mail_message 7bit 'Subject: [GIT PULL] big' >"$BATS_TEST_TMPDIR/m.1" &&
 	mail_message 7bit 'Subject: [GIT PULL] good' <"$BATS_TEST_TMPDIR/request" \
@@ -373,6 +369,7 @@ big_then_good() {
 
 @test "a bad clean-diffstat.maxMessageSize: one fatal line with git's reason, exit 128" {
 	git config clean-diffstat.maxMessageSize 12q
+	git init -q --bare "$PUB"
 	git request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" 2>/dev/null || :
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --no-fetch
 	expect_status 128
