@@ -6,8 +6,9 @@
 
 load test_helper
 
-# The repository is built once for the file (git fast-import takes half
-# a minute of it) and copied into each test's world.
+# The repository is built once for the file (by fast_import, see
+# test_helper.bash: some 3 s of CPU, against 36 s for a plain git
+# fast-import) and copied into each test's world.
 setup_file() {
 	(
 		BATS_TEST_TMPDIR=$BATS_FILE_TMPDIR setup_world
@@ -16,7 +17,7 @@ setup_file() {
 		test_commit base README base
 		git branch topic
 		test_commit upstream README upstream
-		huge_topic | git fast-import --quiet
+		huge_topic | fast_import --quiet
 	)
 }
 

@@ -29,7 +29,7 @@ many_files() {
 	local i tree
 	for ((i = 1; i <= $1; i++)); do
 		printf 'blob\nmark :%d\ndata %d\n%d\n' "$i" $((${#i} + 1)) "$i"
-	done | git fast-import --quiet --export-marks="$BATS_TEST_TMPDIR/marks" &&
+	done | fast_import --quiet --export-marks="$BATS_TEST_TMPDIR/marks" &&
 	tree=$(awk '{ printf "100644 blob %s\tf%d.c\n", $2, substr($1, 2) }' \
 		"$BATS_TEST_TMPDIR/marks" | git mktree) &&
 	test_tick &&
@@ -40,7 +40,7 @@ many_files() {
 		printf 'data <<EOF\nmany files in %s\nEOF\n' "$2"
 		echo "from refs/heads/topic^0"
 		echo "M 040000 $tree $2"
-	} | git fast-import --quiet &&
+	} | fast_import --quiet &&
 	if [ "$(git symbolic-ref -q HEAD)" = refs/heads/topic ]; then
 		git reset -q --hard topic
 	fi
