@@ -43,7 +43,11 @@ struct pulled {
 	const char *tip;
 };
 
-/* A request, once its tip is known: what judge() needs. */
+/*
+ * A request, with its tip: what judge() needs.  With --no-fetch the
+ * tip (and its subject) may be left empty: judge() then finds it from
+ * want, the mail's "up to" commit, in the walk it does anyway.
+ */
 struct verifying {
 	const struct options *opts;
 	const struct pullmsg *msg;
@@ -79,6 +83,8 @@ enum differs_why {
 struct judgement {
 	enum verdict verdict;
 	struct strbuf why;		/* FAILED: why, in one line */
+	int tip_missing;		/* FAILED: the tip to find is not here
+					   (why is empty: the caller says) */
 	int merged;			/* <upstream> has the tip already */
 	/* the request's "since" commit, and git merge-base --is-ancestor's
 	   exit of it and the tip (0: an ancestor, 1: not, else unknown) */
@@ -118,8 +124,9 @@ struct judgement {
 /*
  * Judge vf's request into *j (to be released by judgement_release()):
  * its verdict, or FAILED with why (a git that failed for this request:
- * the others of an mbox go on).  vf->merged_tree gets the tree pulling
- * it makes when it merges cleanly.
+ * the others of an mbox go on) or with tip_missing.  vf->tip and
+ * vf->subject get the tip when they were empty; vf->merged_tree the
+ * tree pulling it makes when it merges cleanly.
  */
 void judge(struct verifying *vf, struct judgement *j);
 void judgement_release(struct judgement *j);

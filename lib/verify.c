@@ -33,6 +33,14 @@ static void add_str(struct strbuf *sb, const struct str *s)
 	strbuf_add(sb, s->s, s->len);
 }
 
+/* Why a request whose tip is not here cannot be verified (--no-fetch). */
+static void no_tip(struct strbuf *why, const struct verifying *vf)
+{
+	strbuf_addf(why, "the tip %s is not in this repository, and "
+		    "--no-fetch forbids fetching '%s' from '%s'", vf->want.buf,
+		    vf->ref.len ? vf->ref.buf : "HEAD", vf->url.buf);
+}
+
 /*
  * Judge vf's request (judge.h) and write its report into sb: the
  * verdict, or FAILED with fail filled in and nothing written.
@@ -45,7 +53,9 @@ static enum verdict report(struct verifying *vf, struct strbuf *sb,
 
 	judge(vf, &j);
 	v = j.verdict;
-	if (v == FAILED)
+	if (j.tip_missing)
+		no_tip(&fail->why, vf);
+	else if (v == FAILED)
 		strbuf_add(&fail->why, j.why.buf, j.why.len);
 	else if (vf->opts->porcelain)
 		verdict_print_porcelain(sb, vf, &j);
@@ -326,9 +336,10 @@ static struct request *new_request(struct verifying_all *all,
 }
 
 /*
- * Whether the tip of r is here already: with --no-fetch, a tip not here
- * is its error; else a tip here is verified as it is, its fetch only
- * re-reading the branch, and every request is fetched.
+ * Whether the tip of r is here already.  With --no-fetch, it must be:
+ * the judge finds it in the walk it does anyway (judge.h), and a tip
+ * not here is its error.  Else a tip here is verified as it is, its
+ * fetch only re-reading the branch, and every request is fetched.
  */
 static void find_local_tip(struct verifying_all *all, struct request *r)
 {
@@ -337,19 +348,16 @@ static void find_local_tip(struct verifying_all *all, struct request *r)
 	struct strbuf out = STRBUF_INIT;
 	struct verifying *vf = &r->vf;
 
+	if (opts->no_fetch) {
+		vf->how = "local";
+		r->ready = 1;
+		return;
+	}
 	fetch_local_commit_cmd(&cp, vf->want.buf, &out);
 	if (!commit_found(run_git(&cp), &out, &vf->tip, &vf->subject))
 		vf->how = "local";
-	else if (opts->no_fetch)
-		strbuf_addf(&r->fail.why, "the tip %s is not in this "
-			    "repository, and --no-fetch forbids fetching "
-			    "'%s' from '%s'", vf->want.buf,
-			    vf->ref.len ? vf->ref.buf : "HEAD", vf->url.buf);
 	r->local = !!vf->how;
-	r->ready = opts->no_fetch;
 	strbuf_release(&out);
-	if (opts->no_fetch)
-		return;
 	r->fetch.url = vf->url.buf;
 	r->fetch.ref = vf->ref.buf;
 	r->fetch.number = all->nr;	/* a message may hold several */

@@ -54,6 +54,29 @@ publish_request() {
 	expect_unchanged
 }
 
+@test "a copy, a rename, a deletion and files changed in place at once: matches with -M's pairs and counts" {
+	seq 100 160 >c.c
+	seq 200 230 >gone.c
+	seq 300 330 >kept.c
+	commit_all "more files"
+	git checkout -q linus && git merge -q --ff-only topic && git checkout -q topic
+	seq 1 40 >b.c
+	echo 41 >>a.c
+	git mv c.c d.c && echo 161 >>d.c
+	git rm -q gone.c
+	echo 331 >>kept.c
+	commit_all "copy, rename, delete, change"
+	publish_request
+	grep -q ' b.c *| 40 ++' "$r"
+	grep -q 'c.c => d.c' "$r"
+	grep -q ' gone.c *| 31 --' "$r"
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx "verdict: matches: with git request-pull's renames (-M); -C finds copies" \
+		"$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
+}
+
 @test "a sender whose diff.algorithm counts other lines: matches, the algorithm named" {
 	printf '%s\n' c '}' c b '}' b '{' '{' c '{' a '}' >alg.c
 	git add alg.c && commit_all "alg before"
@@ -123,10 +146,10 @@ gits_run() {
 	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
 		"$BATS_TEST_TMPDIR/actual"
 	# config the bound of a message, mailinfo reads the mail, rev-parse
-	# <upstream>, log -1 the tip, log --boundary the one walk, merge-tree
-	# and diff the answer
+	# <upstream>, log --boundary the one walk, which finds the tip too,
+	# merge-tree and diff the answer
 	gits_run
-	printf '%s\n' config diff log log mailinfo merge-tree rev-parse |
+	printf '%s\n' config diff log mailinfo merge-tree rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
 }
 
