@@ -84,13 +84,15 @@ parsed_lacks_prefix() {
 # check_rows <base> <tip>: the last parse's rows are git diff -M --numstat
 # of base..tip, file by file, in order: a text row's N is added +
 # deleted, a binary row's sizes are the blobs', and each printed name
-# stands for its file (test-pullmsg match); when the name is whole,
-# the path (and a rename's source) are the file's.  The total is git's
-# --shortstat, and there are as many summary lines as git's --summary.
+# stands for its file (test-pullmsg match, asked of all the rows at
+# once: a process a row was a tenth of the file's CPU); when the name is
+# whole, the path (and a rename's source) are the file's.  The total is
+# git's --shortstat, and there are as many summary lines as git's
+# --summary.
 check_rows() {
 	local base=$1 tip=$2 i=0 rec added deleted path from row
-	local name n old new shortstat line summaries=0 git_summaries facts
-	local -a rows=() lines
+	local name n old new shortstat line summaries=0 git_summaries facts k
+	local -a rows=() lines matches=() verdicts
 	git_facts "$base" "$tip" || return
 	# the parse read once, in bash: this runs for every row of every
 	# request the tests parse
@@ -138,8 +140,7 @@ check_rows() {
 			echo "row $i: '$row', git: $added $deleted $path" >&2
 			return 1
 		fi
-		"$PULLMSG" match "$name" "$path" "$from" >/dev/null ||
-			{ echo "row $i: '$name' is not $from -> $path" >&2; return 1; }
+		matches+=("$name" "$path" "$from")
 		case $name in
 		...*)	continue ;;
 		esac
@@ -151,6 +152,22 @@ check_rows() {
 	done <"$facts/numstat"
 	[ "$i" -eq "${#rows[@]}" ] ||
 		{ echo "$i files, ${#rows[@]} rows" >&2; return 1; }
+	if [ "$i" -gt 0 ]; then
+		printf '%s\0' "${matches[@]}" >"$BATS_TEST_TMPDIR/matches" &&
+		{ "$PULLMSG" match --stdin <"$BATS_TEST_TMPDIR/matches" \
+			>"$BATS_TEST_TMPDIR/matched" || :; } &&
+		mapfile -t verdicts <"$BATS_TEST_TMPDIR/matched" || return
+		[ "${#verdicts[@]}" -eq "$i" ] ||
+			{ echo "$i rows, ${#verdicts[@]} verdicts of test-pullreq match" >&2; return 1; }
+		for ((k = 0; k < i; k++)); do
+			case ${verdicts[k]} in
+			exact | abbreviated) ;;
+			*)
+				echo "row $((k + 1)): '${matches[3 * k]}' is not ${matches[3 * k + 2]} -> ${matches[3 * k + 1]}" >&2
+				return 1 ;;
+			esac
+		done
+	fi
 	fact shortstat
 	shortstat=$REPLY
 	n=$shortstat added='' deleted=''

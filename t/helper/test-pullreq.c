@@ -31,6 +31,11 @@
  *	test-pullreq match <printed name> <path> [<from>]
  *		match_rows() of a row so named against the file: "exact",
  *		"abbreviated", or "no" and exit 1
+ *	test-pullreq match --stdin
+ *		the same for each <name> NUL <path> NUL <from> NUL on
+ *		stdin (<from> empty when not a rename), a line each; exit
+ *		1 when a row is "no" (check_rows asks for every row of a
+ *		request at once: one process, not one a row)
  *	test-pullreq stat-name [--no-quotepath] <path> [<from>]
  *		the name git diff --stat prints for the file
  */
@@ -52,6 +57,7 @@ static void usage(void)
 	      "   or: test-pullreq url [--allow-local] <url>\n"
 	      "   or: test-pullreq ref <ref>\n"
 	      "   or: test-pullreq match <name> <path> [<from>]\n"
+	      "   or: test-pullreq match --stdin\n"
 	      "   or: test-pullreq stat-name [--no-quotepath] <path> [<from>]\n",
 	      stderr);
 	exit(129);
@@ -275,7 +281,8 @@ static int cmd_text(const char *file)
 	return 0;
 }
 
-static int cmd_match(const char *name, const char *path, const char *from)
+/* Prints the verdict on the row <name> for the file; 1 when "no". */
+static int match_one(const char *name, const char *path, const char *from)
 {
 	struct numstat_file f = { 1, 0, NULL, 0, NULL, 0 };
 	struct numstat ns = { &f, 1 };
@@ -302,6 +309,39 @@ static int cmd_match(const char *name, const char *path, const char *from)
 	match_release(&mt);
 	puts(!found ? "no" : row.abbreviated ? "abbreviated" : "exact");
 	return !found;
+}
+
+/* Reads one NUL-terminated field into *buf; 0 at the end of stdin. */
+static int read_field(char **buf, size_t *alloc)
+{
+	ssize_t len = getdelim(buf, alloc, '\0', stdin);
+
+	if (len < 0)
+		return 0;
+	if (len > 0 && (*buf)[len - 1] == '\0')
+		return 1;
+	fputs("fatal: a field on stdin not ended by NUL\n", stderr);
+	exit(128);
+}
+
+static int cmd_match_stdin(void)
+{
+	char *field[3] = { NULL, NULL, NULL };
+	size_t alloc[3] = { 0, 0, 0 };
+	int i, rc = 0;
+
+	while (read_field(&field[0], &alloc[0])) {
+		for (i = 1; i < 3; i++)
+			if (!read_field(&field[i], &alloc[i])) {
+				fputs("fatal: a row on stdin without its path and source\n",
+				      stderr);
+				exit(128);
+			}
+		rc |= match_one(field[0], field[1], field[2]);
+	}
+	for (i = 0; i < 3; i++)
+		free(field[i]);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -340,8 +380,10 @@ int main(int argc, char **argv)
 		puts("ok");
 		return 0;
 	}
+	if (!strcmp(argv[1], "match") && argc == 3 && !strcmp(argv[2], "--stdin"))
+		return cmd_match_stdin();
 	if (!strcmp(argv[1], "match") && (argc == 4 || argc == 5))
-		return cmd_match(argv[2], argv[3], argc == 5 ? argv[4] : "");
+		return match_one(argv[2], argv[3], argc == 5 ? argv[4] : "");
 	if (!strcmp(argv[1], "stat-name") && argc >= 3) {
 		int quotepath = strcmp(argv[2], "--no-quotepath");
 		int at = quotepath ? 2 : 3;
