@@ -68,11 +68,10 @@ as_mail() {
 	mail_message 8bit "Subject: $1" "Message-Id: $2"
 }
 
-# receiver: the maintainer's clone of linus alone, at ~/src/linux where
-# the recipes look for it, and cd there.
+# receiver: the maintainer's clone of linus alone (clone_linus's), at
+# ~/src/linux where the recipes look for it, and cd there.
 receiver() {
-	git clone -q --no-local --single-branch -b linus \
-		"$BATS_TEST_TMPDIR/repo" "$REPO" &&
+	clone_linus "$BATS_TEST_TMPDIR/repo" "$REPO" &&
 	cd "$REPO" || return
 }
 

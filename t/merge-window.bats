@@ -45,9 +45,9 @@ add_request() {
 	} >>"$BATS_TEST_TMPDIR/mbox"
 }
 
-# receiver: a clone of linus alone, and cd there.
+# receiver: a clone of linus alone (clone_linus's), and cd there.
 receiver() {
-	git clone -q --no-local --single-branch -b linus . "$BATS_TEST_TMPDIR/receiver" &&
+	clone_linus . "$BATS_TEST_TMPDIR/receiver" &&
 	cd "$BATS_TEST_TMPDIR/receiver" || return
 }
 

@@ -27,14 +27,14 @@ build_verdicts_base() {
 
 # publish_request [<git -c options>...]: topic pushed and requested from
 # linus (git request-pull run with the options), into $r; cd to a
-# clone of linus alone.
+# clone of linus alone (clone_linus's).
 publish_request() {
 	git init -q --bare "$PUB" 2>/dev/null
 	git push -q -f "$PUB" topic &&
 	git "$@" request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
 	r=$BATS_TEST_TMPDIR/request &&
 	tip=$(git rev-parse topic) &&
-	git clone -q --no-local --single-branch -b linus . "$BATS_TEST_TMPDIR/receiver" &&
+	clone_linus . "$BATS_TEST_TMPDIR/receiver" &&
 	cd "$BATS_TEST_TMPDIR/receiver" || return
 }
 
@@ -188,7 +188,7 @@ gits_run() {
 	git -c transfer.fsckObjects=false push -q -f "$PUB" "$commit:refs/heads/topic" 2>/dev/null ||
 		skip "this git refuses to push the tree"
 	git request-pull linus "$url" "$commit:topic" >"$BATS_TEST_TMPDIR/request" 2>/dev/null
-	git clone -q --no-local --single-branch -b linus . "$BATS_TEST_TMPDIR/receiver"
+	clone_linus . "$BATS_TEST_TMPDIR/receiver"
 	cd "$BATS_TEST_TMPDIR/receiver"
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	expect_status 128
