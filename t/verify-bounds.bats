@@ -97,10 +97,12 @@ many_files() {
 	receiver
 	# 48 MB of "remote:" lines before the pack (the server's hook):
 	# half as much again as the peak allowed below, which a tool that
-	# kept them could not stay under
+	# kept them could not stay under.  Lines of 1 kB, not 40 bytes:
+	# git fetch writes each line of the sideband with a write() of its
+	# own, and the tool bounds what it keeps in bytes, not lines
 	cat >"$BATS_TEST_TMPDIR/flood" <<-\EOF
 	#!/bin/sh
-	yes 'remote flood remote flood remote flood' | head -c 48000000 >&2
+	yes "$(printf 'remote flood %.0s' $(seq 78))" | head -c 48000000 >&2
 	exec "$@"
 	EOF
 	chmod +x "$BATS_TEST_TMPDIR/flood"
