@@ -55,11 +55,13 @@ request() {
 # (t/run-suite's, or else BATS_RUN_TMPDIR); the others get a copy of
 # the bare repository as $PUB and the text with their own test
 # directory in its URL: some thirty processes less (git request-pull is
-# a shell script of some twenty), for three.  Done for real when $PUB
-# exists already or $url is not file://$PUB.
+# a shell script of some twenty), for one, cp.  The state is read in
+# bash (repo_files) where the repository is a plain one (plain_top),
+# else from git for-each-ref and git config --list.  Done for real when
+# $PUB exists already or $url is not file://$PUB.
 # shellcheck disable=SC2034 # tip and subject are for the caller
 publish_and_request() {
-	local refs=$1 key name memo tmp text
+	local refs=$1 key name memo tmp text top
 	shift
 	PUB=${PUB:-$BATS_TEST_TMPDIR/pub.git}
 	url=${url:-file://$PUB}
@@ -68,18 +70,21 @@ publish_and_request() {
 		publish $refs && request "$@"
 		return
 	fi
-	key=$(git for-each-ref --format='%(objectname) %(refname)' &&
-		git config --list) || return
+	key=
+	if ! plain_top . || ! repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
+		"$top/.git/refs" "$top/.git/config" "$HOME/.gitconfig" \
+		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config"; then
+		key=$(git for-each-ref --format='%(objectname) %(refname)' &&
+			git config --list) || return
+	fi
 	key+=$'\n'"$refs -- $*"$'\n'PATH=$PATH
-	for name in $(compgen -e); do
-		[[ $name != GIT_* ]] || key+=$'\n'$name=${!name}
+	for name in "${!GIT_@}"; do
+		key+=$'\n'$name=${!name}
 	done
-	key=$(cksum <<<"${key//"$BATS_TEST_TMPDIR"/@TEST@}") || return
-	memo=${CLEAN_DIFFSTAT_TEST_CACHE:-$BATS_RUN_TMPDIR}/requests/${key// /-}
-	if [ -d "$memo" ]; then
+	if memo_find requests "$key"; then
 		text=
 		IFS= read -r -d '' text <"$memo/request" || :
-		printf '%s' "${text//@TEST@/$BATS_TEST_TMPDIR}" \
+		printf '%s' "${text//@TEST@/"$BATS_TEST_TMPDIR"}" \
 			>"$BATS_TEST_TMPDIR/request" &&
 		IFS= read -r tip <"$memo/tip" &&
 		IFS= read -r subject <"$memo/subject" &&
@@ -90,15 +95,41 @@ publish_and_request() {
 	publish $refs && request "$@" || return
 	text=
 	IFS= read -r -d '' text <"$BATS_TEST_TMPDIR/request" || :
-	mkdir -p "${memo%/*}" &&
-	tmp=$(mktemp -d "$memo.XXXXXX") || return
+	mkdir -p "$memo" &&
+	tmp=$(mktemp -d "$memo/new.XXXXXX") || return
 	{
 		printf '%s' "${text//"$BATS_TEST_TMPDIR"/@TEST@}" >"$tmp/request" &&
 		printf '%s\n' "$tip" >"$tmp/tip" &&
 		printf '%s\n' "$subject" >"$tmp/subject" &&
 		cp -a "$PUB" "$tmp/pub.git" &&
-		mv -T "$tmp" "$memo" 2>/dev/null
+		memo_keep "$tmp" "$key"
 	} || rm -rf "$tmp"
+}
+
+# memo_find <kind> <key>: the directory of CLEAN_DIFFSTAT_TEST_CACHE/<kind>
+# (or BATS_RUN_TMPDIR's) kept for <key> (the path of the test's
+# directory in it written @TEST@), in $memo; else fail, $memo that
+# directory of <kind>.  The key is compared with the kept ones, a file
+# each: no process started for a checksum, and as many of them as
+# states asked for, a few dozen a run.
+memo_find() {
+	local kept
+	key=${2//"$BATS_TEST_TMPDIR"/@TEST@}
+	for memo in "${CLEAN_DIFFSTAT_TEST_CACHE:-$BATS_RUN_TMPDIR}/$1"/kept.*; do
+		[ -f "$memo/key" ] || continue
+		kept=
+		IFS= read -r -d '' kept <"$memo/key" || :
+		[ "$kept" != "$key" ] || return 0
+	done
+	memo=${memo%/*}
+	return 1
+}
+
+# memo_keep <dir> <key>: keep <dir> (made in memo_find's $memo) for
+# memo_find's <key>; <dir> is moved, whole, to a name of its own.
+memo_keep() {
+	printf '%s' "$2" >"$1/key" &&
+	mv -T "$1" "${1%/*}/kept.${1##*.}"
 }
 
 receiver() {
@@ -124,7 +155,7 @@ receiver() {
 # configuration includes other files, or a <dir> that exists already,
 # is cloned for real.
 clone_linus() {
-	local src=$1 dst=$2 top key file text name cache memo tmp
+	local src=$1 dst=$2 top key name memo tmp
 	if [ -e "$dst" ] || ! plain_top "$src"; then
 		git clone -q --no-local --single-branch -b linus "$src" "$dst"
 		return
@@ -133,67 +164,60 @@ clone_linus() {
 	for name in "${!GIT_@}"; do
 		key+=$'\n'$name=${!name}
 	done
-	for file in "$top/.git/HEAD" "$top/.git/packed-refs" \
-		"$top/.git/refs/heads/linus" "$top/.git/config" "$HOME/.gitconfig" \
-		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config"; do
-		text=
-		[ ! -f "$file" ] || IFS= read -r -d '' text <"$file" || :
-		case $text in
-		*'[include'*) git clone -q --no-local --single-branch -b linus "$src" "$dst"
-			return ;;
-		esac
-		key+=$'\n'"$file:$text"
-	done
+	if ! repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
+		"$top/.git/refs/heads/linus" "$top/.git/refs/tags" \
+		"$top/.git/config" "$HOME/.gitconfig" \
+		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config"; then
+		git clone -q --no-local --single-branch -b linus "$src" "$dst"
+		return
+	fi
 	# and the branch HEAD points to, which the clone may take for the
 	# remote's HEAD when it is linus's commit
-	text=${key#*$'\n'"$top/.git/HEAD:ref: "}
-	text=${text%%$'\n'*}
-	if [ "$text" != "$key" ] && [ -f "$top/.git/$text" ]; then
-		file=$top/.git/$text
-		text=
-		IFS= read -r -d '' text <"$file" || :
-		key+=$'\n'"$file:$text"
+	name=${key#*$'\n'"$top/.git/HEAD:ref: "}
+	name=${name%%$'\n'*}
+	if [ "$name" != "$key" ]; then
+		repo_files "$top/.git/$name" || return
 	fi
-	ref_files "$top/.git/refs/tags"
-	key=${key//"$BATS_TEST_TMPDIR"/@TEST@}
-	cache=${CLEAN_DIFFSTAT_TEST_CACHE:-$BATS_RUN_TMPDIR}/clones
-	for memo in "$cache"/clone.*; do
-		[ -f "$memo/key" ] || continue
-		text=
-		IFS= read -r -d '' text <"$memo/key" || :
-		[ "$text" = "$key" ] || continue
+	if memo_find clones "$key"; then
 		{ [[ $dst != */* ]] || [ -d "${dst%/*}" ] || mkdir -p "${dst%/*}"; } &&
 		cp -a "$memo/clone" "$dst" &&
 		replace_in "$dst" "$memo/paths" @TEST@ "$BATS_TEST_TMPDIR" &&
 		git -C "$dst" update-index -q --refresh >/dev/null
 		return
-	done
+	fi
 	git clone -q --no-local --single-branch -b linus "$src" "$dst" || return
-	mkdir -p "$cache" &&
-	tmp=$(mktemp -d "$cache/new.XXXXXX") || return
+	mkdir -p "$memo" &&
+	tmp=$(mktemp -d "$memo/new.XXXXXX") || return
 	# the files that name the test's directory, each a text file
 	{
-		printf '%s' "$key" >"$tmp/key" &&
 		(cd "$dst" && grep -rlF -- "$BATS_TEST_TMPDIR" . >"$tmp/paths" &&
 		 grep -rlIF -- "$BATS_TEST_TMPDIR" . | cmp -s - "$tmp/paths") &&
 		cp -a "$dst" "$tmp/clone" &&
 		replace_in "$tmp/clone" "$tmp/paths" "$BATS_TEST_TMPDIR" @TEST@ &&
-		mv -T "$tmp" "$cache/clone.${tmp##*.}"
+		memo_keep "$tmp" "$key"
 	} || rm -rf "$tmp"
 }
 
-# ref_files <dir>: the name and contents of each file under <dir>, at
-# the end of $key.
-ref_files() {
-	local f text
-	for f in "$1"/* "$1"/.[!.]*; do
-		if [ -d "$f" ]; then
-			ref_files "$f"
-		elif [ -f "$f" ]; then
-			text=
-			IFS= read -r -d '' text <"$f" || :
-			key+=$'\n'"$f:$text"
+# repo_files <path>...: the name and contents of each file, and of
+# each file under each directory, of the paths, at the end of $key, a
+# path that is not there as empty; fails for a configuration that
+# includes other files (their contents would be missing).  In bash:
+# refs as files, loose and packed, where git for-each-ref would cost a
+# process.
+repo_files() {
+	local path text
+	for path; do
+		if [ -d "$path" ]; then
+			repo_files "$path"/* "$path"/.[!.]* || return
+			continue
 		fi
+		text=
+		[ ! -f "$path" ] || IFS= read -r -d '' text <"$path" || :
+		case $path:$text in
+		*config:*'[include'*) return 1 ;;
+		esac
+		[ ! -f "$path" ] && [[ $path == *'*' ]] ||
+			key+=$'\n'"$path:$text"
 	done
 }
 
