@@ -359,13 +359,15 @@ static int cmp_str(const void *a, const void *b)
 
 /*
  * The one walk of a request's history: git log --boundary of
- * <upstream>..<tip>, a line a commit, "<mark><id> <subject>", the mark
- * '>' for a commit pulling brings and '-' for a boundary commit (one
- * <upstream> has, a parent of one it brings).  It answers, before any
- * merge: is the tip merged already (no commit to bring), are the
- * histories unrelated (commits, but no boundary), which subjects does
- * pulling bring (for the shortlog), and, most often, is the request's
- * "since" commit an ancestor of the tip (it is when the walk met it).
+ * <upstream>..<tip>, a line a commit, "<mark><id> <tree> <subject>",
+ * the mark '>' for a commit pulling brings and '-' for a boundary commit
+ * (one <upstream> has, a parent of one it brings).  It answers, before
+ * any merge: is the tip merged already (no commit to bring), are the
+ * histories unrelated (commits, but no boundary), does git merge
+ * fast-forward (<upstream> itself is a boundary commit: the merged tree
+ * is the tip's), which subjects does pulling bring (for the shortlog),
+ * and, most often, is the request's "since" commit an ancestor of the
+ * tip (it is when the walk met it).
  *
  * When the tip is not looked up yet (--no-fetch), the walk starts from
  * the mail's "up to" commit, <want>^{commit}, with --ignore-missing:
@@ -377,17 +379,19 @@ struct walk {
 	struct strvec pulled;		/* the subjects it brings, sorted */
 	long nr;			/* how many commits it brings */
 	int boundary;			/* some commit of <upstream> met */
+	int fast_forward;		/* <upstream> itself met */
 	int since_met;			/* the "since" commit met */
-	struct strbuf tip, subject;	/* its first commit's */
+	struct strbuf tip, tree, subject;	/* its first commit's */
 };
 
-#define WALK_INIT { STRVEC_INIT, 0, 0, 0, STRBUF_INIT, STRBUF_INIT }
+#define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT, STRBUF_INIT, \
+		    STRBUF_INIT }
 
 static void walk_cmd(struct child_process *cp, const struct verifying *vf,
 		     struct strbuf *out, struct strbuf *err)
 {
 	strvec_pushl(&cp->args, "log", "--boundary", "--no-show-signature",
-		     "--format=%m%H %s", NULL);
+		     "--format=%m%H %T %s", NULL);
 	/* the mail's: not here is the same as merged, told apart after */
 	if (!vf->tip.len)
 		strvec_push(&cp->args, "--ignore-missing");
@@ -407,10 +411,11 @@ static void walk_cmd(struct child_process *cp, const struct verifying *vf,
  * w: 0, or -1 with why it failed.
  */
 static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
-		      const char *since, size_t hexlen, struct walk *w,
-		      struct strbuf *why)
+		      const char *since, const struct strbuf *upstream,
+		      struct walk *w, struct strbuf *why)
 {
-	char *line, *nl;
+	size_t hexlen = upstream->len;
+	char *line, *nl, *subject;
 
 	if (rc) {
 		run_reason(why, "git log", rc, err);
@@ -418,19 +423,23 @@ static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
 	}
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
-		if (strlen(line) < hexlen + 2 || line[hexlen + 1] != ' ')
+		if (strlen(line) < 2 * hexlen + 3 || line[hexlen + 1] != ' ' ||
+		    line[2 * hexlen + 2] != ' ')
 			continue;
+		subject = line + 2 * hexlen + 3;
 		if (!strncmp(line + 1, since, hexlen) && !since[hexlen])
 			w->since_met = 1;
 		if (*line == '-') {
 			w->boundary = 1;
+			w->fast_forward |= !memcmp(line + 1, upstream->buf, hexlen);
 			continue;
 		}
 		if (!w->nr++) {
 			strbuf_add(&w->tip, line + 1, hexlen);
-			strbuf_addstr(&w->subject, line + hexlen + 2);
+			strbuf_add(&w->tree, line + hexlen + 2, hexlen);
+			strbuf_addstr(&w->subject, subject);
 		}
-		strvec_push(&w->pulled, line + hexlen + 2);
+		strvec_push(&w->pulled, subject);
 	}
 	if (w->pulled.nr)
 		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
@@ -518,7 +527,7 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	strbuf_add(&j->since, req->base.s, req->base.len);
 	walk_cmd(&log, vf, &out, &err);
 	if (walk_parse(run_git(&log), &out, &err, j->since.buf,
-		       p->upstream.oid.len, w, &j->why))
+		       &p->upstream.oid, w, &j->why))
 		goto out;
 	if (!vf->tip.len && find_tip(vf, j, w))
 		goto out;
@@ -530,8 +539,11 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	/* no boundary: merge.c says why (unrelated, or a shallow clone) */
 	if (w->nr && !w->boundary && merge_bases(p, &bases, &j->why))
 		goto out;
-	/* beside the merge, when the walk did not meet it: the "since" */
-	if (!j->merged) {
+	/* a fast-forward needs no merge-tree; beside the merge, when the
+	 * walk did not meet it: the "since" */
+	if (!j->merged && w->fast_forward)
+		merge_fast_forward(&j->merge, p, w->tree.buf);
+	else if (!j->merged) {
 		merge_cmd(&j->merge, p, 0, &merging);
 		cps[n++] = &merging;
 	}
@@ -542,7 +554,8 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	run_git_all(cps, rcs, n);
 	if (!w->since_met)
 		j->since_rc = rcs[n - 1];
-	if (!j->merged && merge_result(&j->merge, rcs[0], &j->why))
+	if (!j->merged && !w->fast_forward &&
+	    merge_result(&j->merge, rcs[0], &j->why))
 		goto out;
 	rc = 0;
 out:
@@ -726,6 +739,7 @@ void judge(struct verifying *vf, struct judgement *j)
 out:
 	strvec_clear(&w.pulled);
 	strbuf_release(&w.tip);
+	strbuf_release(&w.tree);
 	strbuf_release(&w.subject);
 }
 

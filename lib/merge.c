@@ -170,8 +170,8 @@ static int parse_bases(const struct pull *p, int rc, struct strbuf *out,
 	return -1;
 }
 
-void merge_cmd(struct merge *m, const struct pull *p, int allow_unrelated,
-	       struct child_process *cp)
+static void merge_init(struct merge *m, const struct pull *p,
+		       int allow_unrelated)
 {
 	memset(m, 0, sizeof(*m));
 	m->pull = p;
@@ -182,7 +182,25 @@ void merge_cmd(struct merge *m, const struct pull *p, int allow_unrelated,
 	strbuf_init(&m->paths);
 	quarantine_create();
 	quarantine_env(&m->env, p->objdir.buf);
+}
 
+/*
+ * The merged tree is m->tree: its .gitmodules, against the work
+ * tree's, for the diff (the procedure's checkout has the merged one).
+ */
+static void merged_gitmodules(struct merge *m)
+{
+	struct strbuf cdup = STRBUF_INIT;
+
+	cdup_of(&cdup, m->pull->prefix.buf);
+	gitmodules_config(&m->gitmodules, m->env.v, m->tree.buf, cdup.buf);
+	strbuf_release(&cdup);
+}
+
+void merge_cmd(struct merge *m, const struct pull *p, int allow_unrelated,
+	       struct child_process *cp)
+{
+	merge_init(m, p, allow_unrelated);
 	strvec_pushl(&cp->args, "merge-tree", "--write-tree", "-z",
 		     "--messages", NULL);
 	/*
@@ -239,7 +257,6 @@ static int merge_failed(struct merge *m, int rc, struct strbuf *why)
 int merge_result(struct merge *m, int rc, struct strbuf *why)
 {
 	const struct pull *p = m->pull;
-	struct strbuf cdup = STRBUF_INIT;
 	const char *bad;
 
 	if (merge_failed(m, rc, why))
@@ -259,10 +276,16 @@ int merge_result(struct merge *m, int rc, struct strbuf *why)
 		entries_from_top(m, p->prefix.buf);
 	strbuf_add(&m->tree, m->res.tree.s, m->res.tree.len);
 	m->conflicted = rc;
-	cdup_of(&cdup, p->prefix.buf);
-	gitmodules_config(&m->gitmodules, m->env.v, m->tree.buf, cdup.buf);
-	strbuf_release(&cdup);
+	merged_gitmodules(m);
 	return 0;
+}
+
+void merge_fast_forward(struct merge *m, const struct pull *p,
+			const char *tree)
+{
+	merge_init(m, p, 0);
+	strbuf_addstr(&m->tree, tree);
+	merged_gitmodules(m);
 }
 
 /*

@@ -60,6 +60,14 @@ int merge_result(struct merge *m, int rc, struct strbuf *why);
 void merge_release(struct merge *m);
 
 /*
+ * The merge of a <head> that has <upstream> in its history, found so by
+ * a walk: git merge fast-forwards, and the merged tree is <head>'s, tree.
+ * No git merge-tree runs; m is as merge_result() leaves it.
+ */
+void merge_fast_forward(struct merge *m, const struct pull *p,
+			const char *tree);
+
+/*
  * git merge-base --all <upstream> <head> alone, for a caller that
  * merged without asking for the bases and needs them after all: 0, or
  * -1 with why in one line: "unrelated: ..." when there is none, or in

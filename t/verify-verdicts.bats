@@ -139,6 +139,7 @@ gits_run() {
 
 @test "--no-fetch, a request that matches: the gits its answer needs and no other" {
 	test_commit t1 a.c t1
+	git checkout -q linus && test_commit l1 l.c l1 && git checkout -q topic
 	publish_request
 	git fetch -q "$PUB" topic
 	run_traced --verify="$r" --no-fetch
@@ -151,6 +152,22 @@ gits_run() {
 	gits_run
 	printf '%s\n' config diff log mailinfo merge-tree rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
+}
+
+@test "--no-fetch, a tip that has upstream in its history: git merge fast-forwards, no merge-tree" {
+	test_commit t1 a.c t1
+	test_commit t2 b.c t2
+	publish_request
+	git fetch -q "$PUB" topic
+	run_traced --verify="$r" --no-fetch
+	expect_status 0
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
+		"$BATS_TEST_TMPDIR/actual"
+	# the walk meets <upstream> itself: the merged tree is the tip's
+	gits_run
+	printf '%s\n' config diff log mailinfo rev-parse |
+		test_cmp - "$BATS_TEST_TMPDIR/gits"
+	expect_unchanged
 }
 
 @test "a tip with no commit in common with upstream: the request's error says unrelated" {
