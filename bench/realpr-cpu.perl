@@ -55,6 +55,7 @@ $ENV{GIT_CONFIG_NOSYSTEM} = 1;
 system('git', 'clone', '-q', '--bare', '--shared', $repo, "$tmp/repo.git") == 0
 	or die "bench/realpr-cpu.perl: cannot clone $repo\n";
 chdir("$tmp/repo.git") or die;
+END { chdir("/") }	# so that the temporary directory can go
 
 sub capture {
 	open(my $fh, '-|', @_) or die "bench/realpr-cpu.perl: @_: $!\n";
