@@ -9,7 +9,7 @@
  * in its git directory wherever that is (git rev-parse says where), loose
  * objects included, one a line sorted by name: its type, its permission
  * bits, then the SHA-256 of a file's bytes or a symlink's target.
- * Outside a repository: one line that says so.  One process and two gits
+ * Outside a repository: one line that says so.  One process and one git
  * instead of the shell's find, sha256sum and sort: every run_tool and
  * expect_unchanged of the suite runs this.
  */
@@ -256,10 +256,11 @@ static void list_root(const char *root)
 }
 
 /*
- * git_out <argv>: what git, run with <argv>, prints, less its trailing
- * newlines (as the shell's $(...) has it), or NULL when it fails.
+ * git_run <argv> <lenp> <exit_code>: all that git, run with <argv>,
+ * prints (its length in *lenp, a NUL after it), and its exit status in
+ * *exit_code, -1 when a signal killed it.
  */
-static char *git_out(const char *const *argv)
+static char *git_run(const char *const *argv, size_t *lenp, int *exit_code)
 {
 	int fd[2], status;
 	pid_t pid;
@@ -296,7 +297,25 @@ static char *git_out(const char *const *argv)
 	close(fd[0]);
 	if (waitpid(pid, &status, 0) < 0)
 		die("waitpid");
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (!out)
+		out = xrealloc(NULL, 1);
+	out[len] = '\0';
+	*lenp = len;
+	*exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return out;
+}
+
+/*
+ * git_out <argv>: what git, run with <argv>, prints, less its trailing
+ * newlines (as the shell's $(...) has it), or NULL when it fails.
+ */
+static char *git_out(const char *const *argv)
+{
+	size_t len;
+	int code;
+	char *out = git_run(argv, &len, &code);
+
+	if (code) {
 		free(out);
 		return NULL;
 	}
@@ -306,14 +325,81 @@ static char *git_out(const char *const *argv)
 	return out;
 }
 
-int main(int argc, char **argv)
+/* the number of newlines in the <len> bytes of <s> */
+static size_t count_newlines(const char *s, size_t len)
 {
+	size_t nr = 0;
+
+	while (len--)
+		nr += *s++ == '\n';
+	return nr;
+}
+
+/*
+ * find_roots: in *common the git directory the repository's refs and
+ * objects are in (NULL outside a repository), in *top the top of its
+ * work tree (NULL when it has none here: a bare repository, a git
+ * directory).  One git asks for both, and its two lines say them when
+ * neither path has a newline in it; else (or when the toplevel is not
+ * there to be had, and the output is not just the one line) a git for
+ * each, as before: a test-repo-state runs before and after every run of
+ * the tool, and each git costs some 10 ms of CPU.
+ */
+static void find_roots(char **common, char **top)
+{
+	static const char *const both_argv[] = {
+		"git", "rev-parse", "--path-format=absolute",
+		"--git-common-dir", "--show-toplevel", NULL
+	};
 	static const char *const common_argv[] = {
 		"git", "rev-parse", "--path-format=absolute", "--git-common-dir", NULL
 	};
 	static const char *const top_argv[] = {
 		"git", "rev-parse", "--show-toplevel", NULL
 	};
+	size_t len;
+	int code;
+	char *out = git_run(both_argv, &len, &code), *nl;
+
+	*common = *top = NULL;
+	if (code && !len) {
+		/* no repository: --git-common-dir failed first */
+		free(out);
+		return;
+	}
+	nl = len ? strchr(out, '\n') : NULL;
+	if (nl && out[len - 1] == '\n' && *out == '/') {
+		size_t lines = count_newlines(out, len);
+
+		if (!code && lines == 2) {
+			*nl = '\0';
+			out[len - 1] = '\0';
+			*common = xstrdup(out);
+			*top = *(nl + 1) ? xstrdup(nl + 1) : NULL;
+			free(out);
+			return;
+		}
+		if (code > 0 && lines == 1) {
+			/* --show-toplevel failed: no work tree here */
+			out[len - 1] = '\0';
+			*common = out;
+			return;
+		}
+	}
+	free(out);
+	/* one at a time: either may have a newline in it */
+	*common = git_out(common_argv);
+	if (!*common)
+		return;
+	*top = git_out(top_argv);
+	if (*top && !**top) {
+		free(*top);
+		*top = NULL;
+	}
+}
+
+int main(int argc, char **argv)
+{
 	char *common, *top;
 	size_t toplen;
 
@@ -323,16 +409,10 @@ int main(int argc, char **argv)
 	}
 	if (chdir(argv[1]))
 		die(argv[1]);
-	/* one at a time: either may have a newline in it */
-	common = git_out(common_argv);
+	find_roots(&common, &top);
 	if (!common) {
 		puts("no repository");
 		return 0;
-	}
-	top = git_out(top_argv);
-	if (top && !*top) {
-		free(top);
-		top = NULL;
 	}
 	/* the work tree, and the git directory when it is outside it */
 	toplen = top ? strlen(top) : 0;

@@ -216,7 +216,7 @@ expect_unchanged() {
 # with its type, mode and symlink target, and the checksum of every
 # file: equal before and after means untouched.  Outside a repository:
 # a line that says so.  The suite runs this twice a run: it is
-# t/helper/test-repo-state, one process and two gits.
+# t/helper/test-repo-state, one process and one git.
 repo_state() {
 	if [ ! -x "$TOP/t/helper/test-repo-state" ]; then
 		echo "build it first: make t/helper/test-repo-state" >&2
