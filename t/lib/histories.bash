@@ -342,7 +342,22 @@ from_cache() {
 # once per run of bats for each git (by its path), then read from
 # BATS_RUN_TMPDIR.
 git_version() {
-	local dir path='' memo tmp
+	local path memo tmp
+	git_path
+	path=$REPLY
+	memo=$BATS_RUN_TMPDIR/git-version${path//\//%}
+	REPLY=
+	if [ ! -f "$memo" ]; then
+		tmp=$memo.$BASHPID	# expanded here, not in git's child
+		git version >"$tmp" && mv -f "$tmp" "$memo" || return
+	fi
+	IFS= read -r REPLY <"$memo"
+}
+
+# git_path: the absolute path of the git on PATH, in
+# $REPLY, found as the shell finds it, with no process started.
+git_path() {
+	local dir path=''
 	local -a dirs
 	IFS=: read -r -a dirs <<<"$PATH"
 	for dir in "${dirs[@]}"; do
@@ -352,13 +367,7 @@ git_version() {
 		fi
 	done
 	[[ $path == /* ]] || path=$PWD/$path
-	memo=$BATS_RUN_TMPDIR/git-version${path//\//%}
-	REPLY=
-	if [ ! -f "$memo" ]; then
-		tmp=$memo.$BASHPID	# expanded here, not in git's child
-		git version >"$tmp" && mv -f "$tmp" "$memo" || return
-	fi
-	IFS= read -r REPLY <"$memo"
+	REPLY=$path
 }
 
 # string_hash <string>: a 32-bit FNV-1a hash of the bytes of <string>,
