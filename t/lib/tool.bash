@@ -216,11 +216,34 @@ expect_unchanged() {
 # with its type, mode and symlink target, and the checksum of every
 # file: equal before and after means untouched.  Outside a repository:
 # a line that says so.  The suite runs this twice a run: it is
-# t/helper/test-repo-state, one process and one git.
+# t/helper/test-repo-state, one process and one git; none when <dir> is
+# the top of a work tree with its git directory in it (<dir>/.git a
+# directory that git takes for one: HEAD, objects, refs), no variable
+# pointing git elsewhere and no core.worktree: all that git would list
+# is then under <dir>, and --tree lists it all (and no less: were git to
+# see something else there, it would be under <dir> too).
 repo_state() {
+	local dir=$1 config=
 	if [ ! -x "$TOP/t/helper/test-repo-state" ]; then
 		echo "build it first: make t/helper/test-repo-state" >&2
 		return 1
+	fi
+	case $dir in
+	.) dir=$PWD ;;
+	/*) ;;
+	*) dir=$PWD/$dir ;;
+	esac
+	if [ -d "$dir/.git" ] && [ -f "$dir/.git/HEAD" ] &&
+	   [ -d "$dir/.git/objects" ] && [ -d "$dir/.git/refs" ] &&
+	   [ -z "${GIT_DIR+x}${GIT_WORK_TREE+x}${GIT_COMMON_DIR+x}" ] &&
+	   [ -z "${GIT_OBJECT_DIRECTORY+x}${GIT_INDEX_FILE+x}" ] &&
+	   [ -z "${GIT_CONFIG_PARAMETERS+x}${GIT_CONFIG_COUNT+x}" ]; then
+		[ ! -f "$dir/.git/config" ] ||
+			IFS= read -r -d '' config <"$dir/.git/config" || :
+		case ${config,,} in
+		*worktree*) ;;
+		*) "$TOP/t/helper/test-repo-state" --tree "$dir"; return ;;
+		esac
 	fi
 	"$TOP/t/helper/test-repo-state" "$1"
 }
