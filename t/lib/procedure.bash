@@ -130,11 +130,16 @@ in_copy() {
 	shift 3
 	split_diff_args "$@"
 	[ ${#diff_args[@]} -gt 0 ] || diff_args=(-C --stat --summary)
-	# the top of the work tree: where we are, less the prefix
-	# (into a file: no subshell to fork)
-	git rev-parse --show-prefix >"$BATS_TEST_TMPDIR/oracle-prefix" || return
-	IFS= read -r -d '' prefix <"$BATS_TEST_TMPDIR/oracle-prefix" || :
-	prefix=${prefix%$'\n'}
+	# the top of the work tree: where we are, less the prefix (none
+	# at a plain top, is_plain_top; else git says, into a file: no
+	# subshell to fork)
+	prefix=
+	if ! is_plain_top "$PWD"; then
+		git rev-parse --show-prefix >"$BATS_TEST_TMPDIR/oracle-prefix" ||
+			return
+		IFS= read -r -d '' prefix <"$BATS_TEST_TMPDIR/oracle-prefix" || :
+		prefix=${prefix%$'\n'}
+	fi
 	top=${PWD%/"${prefix%/}"}
 	slot=$oracle$'\n'$upstream$'\n'$head$'\n'$PWD
 	! oracle_key "$top" || key=$REPLY
@@ -178,7 +183,8 @@ oracle_key() {
 	git=$REPLY
 	REPLY=
 	case $git in "$BATS_TEST_TMPDIR"/*) return 1 ;; esac
-	[ -d "$top/.git" ] && [ ! -e "$top/.git/objects/info/alternates" ] || return
+	is_plain_top "$top" &&
+	[ ! -e "$top/.git/objects/info/alternates" ] || return
 	IFS= read -r -d '' config <"$top/.git/config" || :
 	case $config in *[Pp]romisor* | *[Pp]artial[Cc]lone*) return 1 ;; esac
 	"$TOP/t/helper/test-repo-state" --tree "$top" >"$BATS_TEST_TMPDIR/oracle-key" ||

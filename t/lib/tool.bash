@@ -217,13 +217,11 @@ expect_unchanged() {
 # file: equal before and after means untouched.  Outside a repository:
 # a line that says so.  The suite runs this twice a run: it is
 # t/helper/test-repo-state, one process and one git; none when <dir> is
-# the top of a work tree with its git directory in it (<dir>/.git a
-# directory that git takes for one: HEAD, objects, refs), no variable
-# pointing git elsewhere and no core.worktree: all that git would list
-# is then under <dir>, and --tree lists it all (and no less: were git to
+# a plain work tree's top (is_plain_top): all that git would list is
+# then under <dir>, and --tree lists it all (and no less: were git to
 # see something else there, it would be under <dir> too).
 repo_state() {
-	local dir=$1 config=
+	local dir=$1
 	if [ ! -x "$TOP/t/helper/test-repo-state" ]; then
 		echo "build it first: make t/helper/test-repo-state" >&2
 		return 1
@@ -233,19 +231,30 @@ repo_state() {
 	/*) ;;
 	*) dir=$PWD/$dir ;;
 	esac
-	if [ -d "$dir/.git" ] && [ -f "$dir/.git/HEAD" ] &&
-	   [ -d "$dir/.git/objects" ] && [ -d "$dir/.git/refs" ] &&
-	   [ -z "${GIT_DIR+x}${GIT_WORK_TREE+x}${GIT_COMMON_DIR+x}" ] &&
-	   [ -z "${GIT_OBJECT_DIRECTORY+x}${GIT_INDEX_FILE+x}" ] &&
-	   [ -z "${GIT_CONFIG_PARAMETERS+x}${GIT_CONFIG_COUNT+x}" ]; then
-		[ ! -f "$dir/.git/config" ] ||
-			IFS= read -r -d '' config <"$dir/.git/config" || :
-		case ${config,,} in
-		*worktree*) ;;
-		*) "$TOP/t/helper/test-repo-state" --tree "$dir"; return ;;
-		esac
+	if is_plain_top "$dir"; then
+		"$TOP/t/helper/test-repo-state" --tree "$dir"
+	else
+		"$TOP/t/helper/test-repo-state" "$1"
 	fi
-	"$TOP/t/helper/test-repo-state" "$1"
+}
+
+# is_plain_top <dir>: is <dir> the top of a work tree whose git
+# directory is <dir>/.git, as git run in <dir> sees it?  Yes when
+# <dir>/.git is a directory git takes for a git directory (HEAD,
+# objects, refs), no variable points git elsewhere and its config has
+# no core.worktree (nor anything else of a worktree); no process
+# started.  Anything else (a bare repository, a linked worktree, a
+# separate git directory) is a no.
+is_plain_top() {
+	local config=
+	[ -d "$1/.git" ] && [ -f "$1/.git/HEAD" ] &&
+	[ -d "$1/.git/objects" ] && [ -d "$1/.git/refs" ] &&
+	[ -z "${GIT_DIR+x}${GIT_WORK_TREE+x}${GIT_COMMON_DIR+x}" ] &&
+	[ -z "${GIT_OBJECT_DIRECTORY+x}${GIT_INDEX_FILE+x}" ] &&
+	[ -z "${GIT_CONFIG_PARAMETERS+x}${GIT_CONFIG_COUNT+x}" ] || return
+	[ ! -f "$1/.git/config" ] ||
+		IFS= read -r -d '' config <"$1/.git/config" || :
+	[[ ${config,,} != *worktree* ]]
 }
 
 # Nothing left in TMPDIR: no quarantine, no file of any kind.
