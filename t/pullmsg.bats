@@ -31,9 +31,20 @@ parse() {
 }
 
 # fields: what the last parse says of the request(s), headers aside.
+# In bash, as parsed_has is: a grep and the subshell of a pipe were
+# three processes of the four of same_request_as.  Fails, as grep -v
+# did, when there is no such line.
 fields() {
-	grep -v -e '^subject ' -e '^from ' -e '^message-id ' -e '^date ' \
-		"$BATS_TEST_TMPDIR/actual"
+	local l rc=1
+	local -a parsed
+	mapfile -t parsed <"$BATS_TEST_TMPDIR/actual" || return
+	for l in "${parsed[@]}"; do
+		case $l in
+		'subject '* | 'from '* | 'message-id '* | 'date '*) ;;
+		*) printf '%s\n' "$l" && rc=0 ;;
+		esac
+	done
+	return "$rc"
 }
 
 # same_request_as <file>: the last parse holds the request that the text
@@ -41,7 +52,8 @@ fields() {
 same_request_as() {
 	fields >"$BATS_TEST_TMPDIR/fields" &&
 	parse "$1" &&
-	fields | test_cmp - "$BATS_TEST_TMPDIR/fields"
+	fields >"$BATS_TEST_TMPDIR/fields-again" &&
+	test_cmp "$BATS_TEST_TMPDIR/fields" "$BATS_TEST_TMPDIR/fields-again"
 }
 
 # parsed_has <line>...: the last parse has each line, whole.  In bash,

@@ -137,19 +137,22 @@ many_files() {
 }
 
 # hwm_probe: the probe of the tool's peak memory (bench/vmhwm.c), built
-# for this test; skipped when the tool is wrapped or built with a
+# once for the file's tests (a compile is some 150 ms of CPU), in
+# BATS_FILE_TMPDIR; skipped when the tool is wrapped or built with a
 # sanitizer, whose runtime would be measured instead.
 hwm_probe() {
 	tool_is_wrapped && skip "the probe measures the tool itself, not a wrapper"
 	ldd "$BIN/git-clean-diffstat" | grep -q 'lib[at]san' && skip "a sanitizer's runtime comes first"
-	cc -shared -fPIC -o "$BATS_TEST_TMPDIR/vmhwm.so" "$TOP/bench/vmhwm.c" ||
+	[ -f "$BATS_FILE_TMPDIR/vmhwm.so" ] ||
+		{ cc -shared -fPIC -o "$BATS_FILE_TMPDIR/vmhwm.so.$BASHPID" "$TOP/bench/vmhwm.c" &&
+		  mv -f "$BATS_FILE_TMPDIR/vmhwm.so.$BASHPID" "$BATS_FILE_TMPDIR/vmhwm.so"; } ||
 		skip "no C compiler for the probe"
 }
 
 # capture_hwm <arg>...: capture the tool run with <arg>, its peak
 # memory in kB in the third word of $BATS_TEST_TMPDIR/hwm.
 capture_hwm() {
-	capture env LD_PRELOAD="$BATS_TEST_TMPDIR/vmhwm.so" \
+	capture env LD_PRELOAD="$BATS_FILE_TMPDIR/vmhwm.so" \
 		BENCH_VMHWM_PROG=git-clean-diffstat BENCH_VMHWM_FILE="$BATS_TEST_TMPDIR/hwm" \
 		"${TOOL[@]}" "$@"
 }

@@ -45,6 +45,15 @@ fetched_header() {
 		"fetched: the tip is the request's"
 }
 
+# run_tool_again <args>...: run_tool, the state of the repository not
+# taken again: expect_unchanged compares with the one taken before the
+# first run (run_tool's or remember_repo's), which no run since may
+# have changed either.  For the runs after the first on a repository
+# the test has not changed: taking its state is three processes.
+run_tool_again() {
+	capture "${TOOL[@]}" "$@"
+}
+
 @test "a clean request over file://: fetched, matches, exit 0, the receiver untouched" {
 	simple_request
 	receiver
@@ -68,10 +77,10 @@ fetched_header() {
 	receiver
 	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
-	run_tool --verify --allow-local <"$BATS_TEST_TMPDIR/request"
+	run_tool_again --verify --allow-local <"$BATS_TEST_TMPDIR/request"
 	expect_status 0
 	test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
-	run_tool --verify=- --allow-local <"$BATS_TEST_TMPDIR/request"
+	run_tool_again --verify=- --allow-local <"$BATS_TEST_TMPDIR/request"
 	expect_status 0
 	test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
@@ -82,14 +91,15 @@ fetched_header() {
 	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.eml"
 	mail_mbox "$r.eml" >"$r.mbox"
 	receiver
+	remember_repo
 	for how in '' --porcelain; do
-		run_tool $how --verify="$r.eml" --allow-local
+		run_tool_again $how --verify="$r.eml" --allow-local
 		expect_status 0
 		mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
-		run_tool $how --verify --allow-local <"$r.eml"
+		run_tool_again $how --verify --allow-local <"$r.eml"
 		expect_status 0
 		test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
-		run_tool $how --verify="$r.mbox" --allow-local
+		run_tool_again $how --verify="$r.mbox" --allow-local
 		expect_status 0
 		test_cmp "$BATS_TEST_TMPDIR/from-file" "$BATS_TEST_TMPDIR/actual"
 	done
@@ -101,8 +111,9 @@ fetched_header() {
 	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.eml"
 	mail_mbox "$r.eml" >"$r.mbox"
 	receiver
+	remember_repo
 	for input in "$r.eml" "$r.mbox"; do
-		run_tool --verify="$input" --allow-local --no-fetch
+		run_tool_again --verify="$input" --allow-local --no-fetch
 		expect_failure 128 <<-EOF
 		fatal: the tip $tip is not in this repository, and --no-fetch forbids fetching 'topic' from '$url'
 		EOF
@@ -111,10 +122,11 @@ fetched_header() {
 
 # on_terminal <args>...: git clean-diffstat <args> with its stderr on a
 # pseudo-terminal (script(1)), what it wrote there in the file tty, its
-# stdout in the file actual, its exit status in $status.
+# stdout in the file actual, its exit status in $status.  As
+# run_tool_again, it does not take the state of the repository: a test
+# that expects it unchanged takes it first (remember_repo).
 on_terminal() {
 	command -v script >/dev/null || skip "no script(1)"
-	remember_repo
 	status=0
 	script -qefc "git clean-diffstat $* >$BATS_TEST_TMPDIR/actual" /dev/null \
 		>"$BATS_TEST_TMPDIR/tty" </dev/null || status=$?
@@ -133,6 +145,7 @@ twice_in_mbox() {
 
 @test "on a terminal, stderr shows how many requests are done, as git's progress does; stdout is the report" {
 	twice_in_mbox
+	remember_repo
 	on_terminal --verify="$r.mbox" --no-fetch
 	expect_status 0
 	tr '\r' '\n' <"$BATS_TEST_TMPDIR/tty" | sed 's/ *$//' | grep . >"$BATS_TEST_TMPDIR/lines"
@@ -140,11 +153,12 @@ twice_in_mbox() {
 	grep -qx 'Verifying pull requests: 0' "$BATS_TEST_TMPDIR/lines"
 	grep -qx 'Verifying pull requests: 1' "$BATS_TEST_TMPDIR/lines"
 	tail -n 1 "$BATS_TEST_TMPDIR/lines" | grep -qx 'Verifying pull requests: 2, done.'
-	run_tool --verify="$r.mbox" --no-fetch
+	run_tool_again --verify="$r.mbox" --no-fetch
 	expect_no_stderr
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/not-on-terminal"
 	on_terminal --verify="$r.mbox" --no-fetch
 	test_cmp "$BATS_TEST_TMPDIR/not-on-terminal" "$BATS_TEST_TMPDIR/actual"
+	expect_unchanged
 }
 
 @test "an mbox on a pipe: the first report is on stdout before the last message is written, and every message is reported" {
@@ -153,7 +167,6 @@ twice_in_mbox() {
 	expect_status 0
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/from-file"
 	mkfifo "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/out"
-	remember_repo
 	"${TOOL[@]}" --verify --no-fetch <"$BATS_TEST_TMPDIR/in" \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/stderr" &
 	pid=$!
@@ -188,17 +201,19 @@ twice_in_mbox() {
 
 @test "no progress on a terminal with --no-progress or -q; --progress shows it where stderr is no terminal" {
 	twice_in_mbox
+	remember_repo
 	for quiet in --no-progress -q; do
 		on_terminal --verify="$r.mbox" --no-fetch "$quiet"
 		expect_status 0
 		[ ! -s "$BATS_TEST_TMPDIR/tty" ]
 	done
-	run_tool --verify="$r.mbox" --no-fetch --progress
+	run_tool_again --verify="$r.mbox" --no-fetch --progress
 	expect_status 0
 	tr '\r' '\n' <"$BATS_TEST_TMPDIR/stderr" |
 		grep -qx 'Verifying pull requests: 2, done.'
-	run_tool --verify="$r.mbox" --no-fetch --progress --no-progress
+	run_tool_again --verify="$r.mbox" --no-fetch --progress --no-progress
 	expect_no_stderr
+	expect_unchanged
 }
 
 # messy_request: the document's messy history requested; its merge
@@ -332,7 +347,7 @@ verifies_messy_porcelain() {
 	} | expect_stdout
 	expect_no_stderr
 	expect_unchanged
-	run_tool --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
+	run_tool_again --verify="$BATS_TEST_TMPDIR/request" --allow-local --porcelain
 	expect_status 0
 	grep -qx "tip $tip $tip local" "$BATS_TEST_TMPDIR/actual"
 	grep -qx "note refetch-failed cannot fetch 'topic' from '$url': '$PUB' does not appear to be a git repository" \
@@ -474,7 +489,7 @@ expect_moved_report() {
 	expect_status 1
 	mv "$BATS_TEST_TMPDIR/actual" "$BATS_TEST_TMPDIR/plain"
 	for enc in qp b64 crlf multipart; do
-		run_tool --verify="$r.$enc" --allow-local
+		run_tool_again --verify="$r.$enc" --allow-local
 		expect_status 1
 		test_cmp "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/actual"
 		expect_unchanged
@@ -541,7 +556,7 @@ expect_moved_report() {
 		test_cmp - <(head -n 2 "$BATS_TEST_TMPDIR/actual")
 	grep -qxF "tip: $tip \"c4 \\033[2J\"" "$BATS_TEST_TMPDIR/actual"
 	! grep -q "$(printf '\033')" "$BATS_TEST_TMPDIR/actual" || return 1
-	run_tool --verify="$r.1" --allow-local
+	run_tool_again --verify="$r.1" --allow-local
 	expect_status 128
 	expect_stderr <<-'EOF'
 	fatal: refusing to fetch from "https://example.org/\033[2Jpub.git": control character in URL
@@ -584,7 +599,7 @@ expect_moved_report() {
 	expect_status 1
 	grep -qxF '  +1 -0 "doc/a\342\200\256b.txt"' "$BATS_TEST_TMPDIR/actual"
 	! grep -q -e "$rlo" -e "$zwsp" "$BATS_TEST_TMPDIR/actual" || return 1
-	run_tool --verify="$r.mbox" --allow-local --porcelain
+	run_tool_again --verify="$r.mbox" --allow-local --porcelain
 	expect_status 1
 	grep -qxF 'ref "to\342\200\213pic"' "$BATS_TEST_TMPDIR/actual"
 	grep -qxF 'only-request 1 "evil\342\200\256cod.sh"' "$BATS_TEST_TMPDIR/actual"
@@ -731,7 +746,7 @@ bad_mbox() {
 	2 pull requests: matches 1, messy 0, differs 0, conflicts 0, errors 1
 	EOF
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/summary"
-	run_tool --verify="$r.mbox" --allow-local --porcelain
+	run_tool_again --verify="$r.mbox" --allow-local --porcelain
 	expect_status 1
 	grep -qx 'summary 2 1 0 0 0 1' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
@@ -826,7 +841,7 @@ both_match() {
 	expect_status 0
 	grep -qx 'note: the request is quoted or indented' "$BATS_TEST_TMPDIR/actual"
 	grep -q '^verdict: matches' "$BATS_TEST_TMPDIR/actual"
-	run_tool --verify="$r.quoted" --allow-local --porcelain
+	run_tool_again --verify="$r.quoted" --allow-local --porcelain
 	expect_status 0
 	grep -qx 'damage quoted' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
@@ -838,7 +853,7 @@ both_match() {
 	receiver
 	run_tool --verify="$r.cut" --allow-local
 	grep -q "^note: the diffstat is cut short" "$BATS_TEST_TMPDIR/actual"
-	run_tool --verify="$r.cut" --allow-local --porcelain
+	run_tool_again --verify="$r.cut" --allow-local --porcelain
 	grep -qx 'damage cut' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
 }
@@ -854,7 +869,7 @@ both_match() {
 	grep -qx "request's diffstat: 3 files changed, 17 insertions(+), 2 deletions(-)" \
 		"$BATS_TEST_TMPDIR/actual"
 	grep -q '^verdict: matches' "$BATS_TEST_TMPDIR/actual"
-	run_tool --verify="$r.untotalled" --allow-local --porcelain
+	run_tool_again --verify="$r.untotalled" --allow-local --porcelain
 	grep -qx 'damage totals-missing' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
 }
@@ -872,17 +887,17 @@ both_match() {
 		"$BATS_TEST_TMPDIR/actual"
 	grep -qx "verdict: matches: the request's totals are what pulling it changes" \
 		"$BATS_TEST_TMPDIR/actual"
-	run_tool --verify="$r.totals" --allow-local --porcelain
+	run_tool_again --verify="$r.totals" --allow-local --porcelain
 	expect_status 0
 	grep -qx 'damage totals-only' "$BATS_TEST_TMPDIR/actual"
 	grep -qx 'verdict matches' "$BATS_TEST_TMPDIR/actual"
 	# totals that are not the merge's: differs, and no file is blamed
 	sed 's/ 17 insertions/ 18 insertions/' "$r.totals" >"$r.wrong"
-	run_tool --verify="$r.wrong" --allow-local
+	run_tool_again --verify="$r.wrong" --allow-local
 	expect_status 1
 	grep -q '^verdict: differs: ' "$BATS_TEST_TMPDIR/actual"
 	! grep -q '^only in' "$BATS_TEST_TMPDIR/actual" || return 1
-	run_tool --verify="$r.wrong" --allow-local --porcelain
+	run_tool_again --verify="$r.wrong" --allow-local --porcelain
 	expect_status 1
 	grep -qx 'verdict differs' "$BATS_TEST_TMPDIR/actual"
 	! grep -q '^only-' "$BATS_TEST_TMPDIR/actual" || return 1
@@ -906,7 +921,7 @@ both_match() {
 		"$BATS_TEST_TMPDIR/actual"
 	grep -qx 'verdict: differs: the mail also lists 1 commit that pulling it does not bring' \
 		"$BATS_TEST_TMPDIR/actual"
-	run_tool --verify="$r" --allow-local --porcelain
+	run_tool_again --verify="$r" --allow-local --porcelain
 	grep -qx 'damage extra-blocks 1' "$BATS_TEST_TMPDIR/actual"
 	grep -qx 'note foreign 1' "$BATS_TEST_TMPDIR/actual"
 	expect_unchanged
@@ -1240,13 +1255,15 @@ nothing_ran() {
 
 @test "usage errors: other modes, diff options, --no-fetch or --allow-local alone" {
 	history_simple
+	remember_repo
 	for args in '--verify --check' '--explain --verify' '--verify --request-pull a b' \
 		'--verify --stat' '--verify linus topic' '--no-fetch' '--allow-local linus' \
 		'--verify= linus' '--progress' '--no-progress linus' '-q'; do
 		# shellcheck disable=SC2086 # the words of args
-		run_tool $args
+		run_tool_again $args
 		expect_status 129
 		grep -q '^usage: git clean-diffstat' "$BATS_TEST_TMPDIR/stderr"
 		test_cmp /dev/null "$BATS_TEST_TMPDIR/actual"
 	done
+	expect_unchanged
 }
