@@ -76,9 +76,9 @@ many_files() {
 	{
 		git request-pull linus "$url" topic | sed '/^ [0-9]* files\{0,1\} changed/,$d' |
 			sed '/|/d'
-		for ((i = 1; i <= 20000; i++)); do
-			echo " other/g$i.c | 1 +"
-		done
+		# one command: bats traces each command of a test's body
+		# (about 0.2 ms each), and a loop here cost 7 s
+		seq -f ' other/g%.0f.c | 1 +' 20000
 		echo " 20000 files changed, 20000 insertions(+)"
 	} >"$BATS_TEST_TMPDIR/request" 2>/dev/null
 	remember_repo
