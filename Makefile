@@ -98,8 +98,15 @@ install-man: $(MANPAGE)
 # counts and the time it took.  TESTS: the test files (default: all).
 TEST_FLAGS =
 TESTS = t
-test: all $(TEST_HELPERS)
+# It builds first with a compiler per core, unless make was given -j:
+# on a fresh clone of a 2-core machine, 3.7 s rather than 6.5 s.
+BUILD_JOBS = $(shell nproc 2>/dev/null || echo 1)
+test:
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) \
+		test-prereqs
 	CLEAN_DIFFSTAT_DIR='$(CURDIR)' t/run-suite $(TEST_FLAGS) $(TESTS)
+test-prereqs: all $(TEST_HELPERS)
+	@:
 
 # The suite once per git: each of GIT_VERSIONS built once from
 # $(GIT_TARBALLS)/git-<version>.tar.gz into ~/.cache/git-clean-diffstat
@@ -298,4 +305,4 @@ clean:
 		git-clean-diffstat-*.tar.gz packages .dist-tmp
 	rm -f $(TEST_HELPERS) t/helper/*.o
 
-.PHONY: all install install-man dist distcheck deb rpm test test-sanitize test-matrix test-t5150 test-git-series test-random lint valgrind fuzz fuzz-run fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq fuzz-regress demo clean FORCE
+.PHONY: all install install-man dist distcheck deb rpm test test-prereqs test-sanitize test-matrix test-t5150 test-git-series test-random lint valgrind fuzz fuzz-run fuzz-run-mtree fuzz-run-numstat fuzz-run-pullreq fuzz-regress demo clean FORCE
