@@ -137,37 +137,35 @@ gits_run() {
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
 }
 
+# matches_with_gits <git>...: topic fetched, --verify --no-fetch of its
+# request matches, its repository untouched, and the gits it started
+# are those subcommands, in sorted order.
+matches_with_gits() {
+	publish_request &&
+	git fetch -q "$PUB" topic &&
+	run_traced --verify="$r" --no-fetch &&
+	expect_status 0 &&
+	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
+		"$BATS_TEST_TMPDIR/actual" &&
+	gits_run &&
+	printf '%s\n' "$@" | test_cmp - "$BATS_TEST_TMPDIR/gits" &&
+	expect_unchanged
+}
+
 @test "--no-fetch, a request that matches: the gits its answer needs and no other" {
 	test_commit t1 a.c t1
 	git checkout -q linus && test_commit l1 l.c l1 && git checkout -q topic
-	publish_request
-	git fetch -q "$PUB" topic
-	run_traced --verify="$r" --no-fetch
-	expect_status 0
-	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
-		"$BATS_TEST_TMPDIR/actual"
 	# config the bound of a message, mailinfo reads the mail, rev-parse
 	# <upstream>, log --boundary the one walk, which finds the tip too,
 	# merge-tree and diff the answer
-	gits_run
-	printf '%s\n' config diff log mailinfo merge-tree rev-parse |
-		test_cmp - "$BATS_TEST_TMPDIR/gits"
+	matches_with_gits config diff log mailinfo merge-tree rev-parse
 }
 
 @test "--no-fetch, a tip that has upstream in its history: git merge fast-forwards, no merge-tree" {
 	test_commit t1 a.c t1
 	test_commit t2 b.c t2
-	publish_request
-	git fetch -q "$PUB" topic
-	run_traced --verify="$r" --no-fetch
-	expect_status 0
-	grep -qx "verdict: matches: the request's diffstat is what pulling it changes" \
-		"$BATS_TEST_TMPDIR/actual"
 	# the walk meets <upstream> itself: the merged tree is the tip's
-	gits_run
-	printf '%s\n' config diff log mailinfo rev-parse |
-		test_cmp - "$BATS_TEST_TMPDIR/gits"
-	expect_unchanged
+	matches_with_gits config diff log mailinfo rev-parse
 }
 
 @test "a tip with no commit in common with upstream: the request's error says unrelated" {
