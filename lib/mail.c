@@ -79,35 +79,35 @@ static void parse_info(struct mail *m, const struct strbuf *info)
 	strbuf_release(&email);
 }
 
-void mail_max_size_cmd(struct child_process *cp, struct strbuf *out,
-		       struct strbuf *err)
+size_t mail_max_size(void)
 {
-	strvec_pushl(&cp->args, "config", "--type=int", "--get",
-		     "clean-diffstat.maxMessageSize", NULL);
-	cp->out = out;
-	cp->err = err;
-}
-
-size_t mail_max_size(int rc, const struct strbuf *out,
-		     const struct strbuf *err)
-{
-	struct strbuf why = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, why = STRBUF_INIT;
 	char *end;
 	long long n;
+	int rc;
 
-	if (rc == 1 && !out->len)
-		return MAIL_DEFAULT_MAX_SIZE;	/* unset */
-	if (rc) {
+	strvec_pushl(&cp.args, "config", "--type=int", "--get",
+		     "clean-diffstat.maxMessageSize", NULL);
+	cp.out = &out;
+	cp.err = &err;
+	rc = run_git(&cp);
+	if (rc == 1 && !out.len)
+		n = MAIL_DEFAULT_MAX_SIZE;	/* unset after all */
+	else if (rc) {
 		run_reason(&why, "cannot read clean-diffstat.maxMessageSize",
-			   rc, err);
+			   rc, &err);
 		die("%s", why.buf);
+	} else {
+		errno = 0;
+		n = strtoll(out.buf, &end, 10);
+		if (errno || end == out.buf || (*end && *end != '\n') || n <= 0)
+			die("bad clean-diffstat.maxMessageSize: '%.*s' (a size "
+			    "in bytes, such as 64m, is wanted)",
+			    (int)strcspn(out.buf, "\n"), out.buf);
 	}
-	errno = 0;
-	n = strtoll(out->buf, &end, 10);
-	if (errno || end == out->buf || (*end && *end != '\n') || n <= 0)
-		die("bad clean-diffstat.maxMessageSize: '%.*s' (a size in "
-		    "bytes, such as 64m, is wanted)", (int)strcspn(out->buf, "\n"),
-		    out->buf);
+	strbuf_release(&out);
+	strbuf_release(&err);
 	return (size_t)n;
 }
 

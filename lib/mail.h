@@ -75,19 +75,13 @@ struct mail_input {
 	struct strbuf dir;		/* in the quarantine: its files */
 };
 
-struct child_process;
-
 /*
- * The bound of a message, clean-diffstat.maxMessageSize with git's k, m
- * and g suffixes (git config --type=int), in two steps:
- * mail_max_size_cmd() sets cp up to read it into out, and
- * mail_max_size() takes what it gave (it exited rc): the bound, or
- * MAIL_DEFAULT_MAX_SIZE when unset.  Dies of a bad value.
+ * The bound of a message, clean-diffstat.maxMessageSize, as git config
+ * --type=int reads it (with git's k, m and g suffixes).  Dies of a bad
+ * value.  Asked only when git rev-parse's trace saw the setting (struct
+ * pull's max_message_size): else the bound is MAIL_DEFAULT_MAX_SIZE.
  */
-void mail_max_size_cmd(struct child_process *cp, struct strbuf *out,
-		       struct strbuf *err);
-size_t mail_max_size(int rc, const struct strbuf *out,
-		     const struct strbuf *err);
+size_t mail_max_size(void);
 
 /*
  * Start reading file (stdin when NULL or "-"), messages larger than

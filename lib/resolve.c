@@ -302,7 +302,9 @@ static void parse_trace(struct pull *p, char *trace)
 		if (!value)
 			continue;
 		*value++ = '\0';
-		if (!strcmp(line, "diff.algorithm")) {
+		if (!strcmp(line, "clean-diffstat.maxmessagesize")) {
+			p->max_message_size = 1;
+		} else if (!strcmp(line, "diff.algorithm")) {
 			strbuf_reset(&p->diff_algorithm);
 			strbuf_addstr(&p->diff_algorithm, value);
 		} else if (!strcmp(line, "extensions.partialclone")) {
@@ -333,7 +335,8 @@ static void rev_parse_cmd(struct child_process *cp, const char *const *spec,
 	lazy_fetch_off(cp);
 	strvec_pushl(&cp->env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
 		     "GIT_TRACE2_CONFIG_PARAMS=diff.algorithm,"
-		     "extensions.partialclone,remote.*.promisor", NULL);
+		     "extensions.partialclone,remote.*.promisor,"
+		     "clean-diffstat.maxmessagesize", NULL);
 	cp->out = out;
 	cp->err = trace;
 }

@@ -29,13 +29,15 @@ struct pull {				/* pulling head into upstream */
 	struct strbuf objdir;		/* the repository's object directory */
 	struct strbuf prefix;		/* of the current directory: "dir/" */
 	/*
-	 * What the same git rev-parse's trace2 tells of the git that runs
-	 * and of the settings where git merge and git merge-tree differ
-	 * from one version to the next: learnt without another git.
+	 * What the same git rev-parse's trace2 tells of the git that runs,
+	 * of the settings where git merge and git merge-tree differ from
+	 * one version to the next, and whether --verify's bound of a
+	 * message is set: learnt without another git.
 	 */
 	int git_version;		/* 2.50 as 250; 0 when unknown */
 	struct strbuf diff_algorithm;	/* diff.algorithm, if set */
 	int partial_clone;		/* a promisor remote is configured */
+	int max_message_size;		/* clean-diffstat.maxMessageSize is set */
 };
 
 /* upstream may be NULL for @{upstream}, head for HEAD. */

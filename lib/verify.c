@@ -508,19 +508,19 @@ static size_t fetch_jobs(const struct verifying_all *all)
 }
 
 /*
- * Before the first message: <upstream> and, beside it, the receiver's
- * configuration (the bound of a message; what the fetches need), then
- * git init of the repository the fetches go to, and the input opened.
+ * Before the first message: <upstream> (its git rev-parse also tells
+ * whether the bound of a message is set) and, beside it, what the
+ * fetches need of the configuration, then git init of the repository
+ * the fetches go to, and the input opened.
  */
 static void start(struct verifying_all *all, const struct options *opts)
 {
-	struct strbuf config = STRBUF_INIT, size = STRBUF_INIT;
-	struct strbuf size_err = STRBUF_INIT, rev = STRBUF_INIT, rev_err = STRBUF_INIT;
-	struct child_process cp = CHILD_PROCESS_INIT, sizecp = CHILD_PROCESS_INIT;
+	struct strbuf config = STRBUF_INIT, rev = STRBUF_INIT, rev_err = STRBUF_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
 	struct child_process init = CHILD_PROCESS_INIT, up = CHILD_PROCESS_INIT;
-	struct child_process *cps[3] = { &up, &sizecp, &cp };
-	size_t max_size;
-	int rcs[3];
+	struct child_process *cps[2] = { &up, &cp };
+	size_t max_size = MAIL_DEFAULT_MAX_SIZE;
+	int rcs[2];
 
 	memset(all, 0, sizeof(*all));
 	all->opts = opts;
@@ -528,23 +528,21 @@ static void start(struct verifying_all *all, const struct options *opts)
 	all->settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
 	resolve_cmd(&all->upstream, opts->upstream, opts->upstream, &up, &rev,
 		    &rev_err);
-	mail_max_size_cmd(&sizecp, &size, &size_err);
 	if (!opts->no_fetch)
 		fetch_settings_cmd(&cp, &config);
-	run_git_all(cps, rcs, opts->no_fetch ? 2 : 3);
+	run_git_all(cps, rcs, opts->no_fetch ? 1 : 2);
 	resolve_result(&all->upstream, rcs[0], &rev, &rev_err);
 	strbuf_release(&rev);
 	strbuf_release(&rev_err);
-	max_size = mail_max_size(rcs[1], &size, &size_err);
+	if (all->upstream.max_message_size)
+		max_size = mail_max_size();
 	if (!opts->no_fetch) {
-		fetch_settings_parse(&all->settings, rcs[2], &config);
+		fetch_settings_parse(&all->settings, rcs[1], &config);
 		fetch_prepare_cmd(&all->upstream, &init);
 		fetch_prepared(run_git(&init));
 	}
 	mail_open(&all->in, opts->verify_file, max_size);
 	strbuf_release(&config);
-	strbuf_release(&size);
-	strbuf_release(&size_err);
 	/* the window: the fetches at once, and as many waiting their turn */
 	all->window = 2 * fetch_jobs(all);
 	strbuf_init(&all->chain);

@@ -409,6 +409,30 @@ big_then_good() {
 	EOF
 }
 
+@test "the bound of a message is read from every scope git reads: global, included, -c, from a subdirectory" {
+	mkdir sub
+	git config --global clean-diffstat.maxMessageSize 2k
+	remember_repo
+	capture bash -c 'head -c 5000 /dev/zero | "$@"' - "${TOOL[@]}" --verify --no-fetch
+	expect_failure 128 <<-\EOF
+	fatal: the message is too large (more than 2048 bytes)
+	EOF
+	git config --global --unset clean-diffstat.maxMessageSize
+	printf '[clean-diffstat]\n\tmaxMessageSize = 3k\n' >"$HOME/bound"
+	git config include.path "$HOME/bound"
+	remember_repo
+	capture bash -c 'cd sub && head -c 5000 /dev/zero | "$@"' - "${TOOL[@]}" --verify --no-fetch
+	expect_failure 128 <<-\EOF
+	fatal: the message is too large (more than 3072 bytes)
+	EOF
+	capture bash -c 'head -c 5000 /dev/zero | GIT_CONFIG_COUNT=1 \
+		GIT_CONFIG_KEY_0=clean-diffstat.maxMessageSize GIT_CONFIG_VALUE_0=4k "$@"' \
+		- "${TOOL[@]}" --verify --no-fetch
+	expect_failure 128 <<-\EOF
+	fatal: the message is too large (more than 4096 bytes)
+	EOF
+}
+
 @test "a message of 30 MB in an mbox, above the bound: the tool's memory stays small" {
 	hwm_probe
 	big_then_good 30000000
