@@ -170,7 +170,7 @@ static int drain(struct running *r, int s)
 	struct strbuf *sb = r->sink[s];
 	ssize_t n;
 
-	strbuf_grow(sb, 65536);
+	strbuf_grow(sb, 8192);
 	n = read(r->fd[s], sb->buf + sb->len, sb->alloc - sb->len - 1);
 	if (n < 0)
 		return errno == EINTR || errno == EAGAIN ? -1 : 0;
