@@ -358,7 +358,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /*
- * The one walk of a request's history: git log --boundary of
+ * The one walk of a request's history: git rev-list --boundary of
  * <upstream>..<tip>, a line a commit, "<mark><id> <tree> <subject>",
  * the mark '>' for a commit pulling brings and '-' for a boundary commit
  * (one <upstream> has, a parent of one it brings).  It answers, before
@@ -390,7 +390,7 @@ struct walk {
 static void walk_cmd(struct child_process *cp, const struct verifying *vf,
 		     struct strbuf *out, struct strbuf *err)
 {
-	strvec_pushl(&cp->args, "log", "--boundary", "--no-show-signature",
+	strvec_pushl(&cp->args, "rev-list", "--boundary", "--no-commit-header",
 		     "--format=%m%H %T %s", NULL);
 	/* the mail's: not here is the same as merged, told apart after */
 	if (!vf->tip.len)
@@ -418,7 +418,7 @@ static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
 	char *line, *nl, *subject;
 
 	if (rc) {
-		run_reason(why, "git log", rc, err);
+		run_reason(why, "git rev-list", rc, err);
 		return -1;
 	}
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {

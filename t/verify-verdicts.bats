@@ -128,11 +128,12 @@ gits_run() {
 	run_traced --verify="$r" --no-fetch
 	expect_status 1
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
-	# the walk (log --boundary) finds it merged; merge-base
-	# --is-ancestor is the request's "since" commit's, which that walk
-	# did not meet; config is core.quotePath, for the paths shown
+	# the walk (rev-list --boundary) finds it merged, log -1 names the
+	# tip; merge-base --is-ancestor is the request's "since" commit's,
+	# which that walk did not meet; config is core.quotePath, for the
+	# paths shown
 	gits_run
-	printf '%s\n' config log log mailinfo merge-base rev-parse |
+	printf '%s\n' config log mailinfo merge-base rev-list rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
 }
 
@@ -155,16 +156,16 @@ matches_with_gits() {
 	test_commit t1 a.c t1
 	git checkout -q linus && test_commit l1 l.c l1 && git checkout -q topic
 	# mailinfo reads the mail, rev-parse <upstream> (its trace tells
-	# whether the bound of a message is set), log --boundary the one
+	# whether the bound of a message is set), rev-list --boundary the one
 	# walk, which finds the tip too, merge-tree and diff the answer
-	matches_with_gits diff log mailinfo merge-tree rev-parse
+	matches_with_gits diff mailinfo merge-tree rev-list rev-parse
 }
 
 @test "--no-fetch, a tip that has upstream in its history: git merge fast-forwards, no merge-tree" {
 	test_commit t1 a.c t1
 	test_commit t2 b.c t2
 	# the walk meets <upstream> itself: the merged tree is the tip's
-	matches_with_gits diff log mailinfo rev-parse
+	matches_with_gits diff mailinfo rev-list rev-parse
 }
 
 @test "a tip with no commit in common with upstream: the request's error says unrelated" {
