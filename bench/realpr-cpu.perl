@@ -17,9 +17,8 @@
 #
 # twice: against the mail's own upstream (the commit it was pulled into)
 # and against the newest upstream of the manifest, which has merged every
-# tip (the "merged" class).  CPU is user + sys of the children, perl's
-# times() around each run (fork, exec, waitpid), so every git a run
-# starts is counted.  RUNS runs of each (default 5), interleaved; per
+# tip (the "merged" class).  CPU is user + sys of each run and its
+# children, from wait4(), so every git a run starts is counted.  RUNS runs of each (default 5), interleaved; per
 # mail the ratio of the medians; per verdict class (the tool's
 # --porcelain verdict: matches, copies, messy, differs, merged) the
 # median of those ratios.  With --tool given more than once, each tool
@@ -65,19 +64,23 @@ sub capture {
 	return ($s // '', $? >> 8);
 }
 
-# the CPU (user + sys) of a command and its children, its stdout thrown away
+# the CPU (user + sys) in seconds of a command and its children, its
+# stdout thrown away: wait4()'s rusage of it, to the microsecond (perl's
+# times() counts in ticks of 10 ms, as much as a small git costs)
+require 'sys/syscall.ph';
 sub cpu {
 	my (@cmd) = @_;
-	my @before = times();
 	my $pid = fork() // die "bench/realpr-cpu.perl: fork: $!\n";
 	if (!$pid) {
 		open(STDOUT, '>', '/dev/null') or die;
 		open(STDERR, '>', '/dev/null') or die;
 		exec(@cmd) or exit(127);
 	}
-	waitpid($pid, 0);
-	my @after = times();
-	return ($after[2] - $before[2]) + ($after[3] - $before[3]);
+	my ($status, $ru) = (pack('i', 0), "\0" x 256);
+	syscall(&SYS_wait4, $pid + 0, $status, 0, $ru) == $pid
+		or die "bench/realpr-cpu.perl: wait4: $!\n";
+	my ($us, $uu, $ss, $su) = unpack('q4', $ru);
+	return $us + $ss + ($uu + $su) / 1e6;
 }
 
 chomp(my $objdir = (capture(qw(git rev-parse --path-format=absolute --git-path objects)))[0]);
