@@ -148,8 +148,37 @@ requires_git() {
 }
 
 # test_cmp <expect> <actual>: the same bytes, or fail showing the diff.
+# Two files of text (no NUL), as nearly all are, are compared in bash:
+# diff only shows how they differ.  Stdin ("-") and a file with a NUL
+# in it are diff's to compare.
 test_cmp() {
+	local expect
+	if [ "$1" != - ] && [ "$2" != - ] && read_text "$1"; then
+		expect=$REPLY
+		read_text "$2" && [ "$expect" = "$REPLY" ] && return
+	fi
 	diff -u "$1" "$2" || failed_at
+}
+
+# read_text <file>: the bytes of <file> in $REPLY; fails when it has a
+# NUL (which bash cannot hold) or cannot be read.
+read_text() {
+	local rc=0
+	REPLY=
+	{ IFS= read -r -d '' REPLY || rc=$?; } 2>/dev/null <"$1" || return
+	[ "$rc" -eq 1 ]
+}
+
+# save_stdin <file>: stdin, byte for byte, into <file>; in bash, but
+# for what follows a NUL (cat's).
+save_stdin() {
+	local text='' rc=0
+	IFS= read -r -d '' text || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		{ printf '%s\0' "$text" && cat; } >"$1"
+	else
+		printf '%s' "$text" >"$1"
+	fi
 }
 
 # failed_at: say which line of the test called the judge that fails,

@@ -222,10 +222,38 @@ serve() {
 # partial_clone: the served repository cloned with --filter=blob:none
 # and no checkout into ../partial, with branches linus and topic (its HEAD), cd
 # there: every blob the tool reads must be fetched from the server.
+# The clone of a state of the served repository (its refs and
+# configuration, as clone_linus reads them; the GIT_* variables and
+# PATH) is made by the first test to ask and kept (memo_find), the
+# server's URL in it written @URL@; the others copy it and put their own
+# server's URL back: the clone and the server's side of it (git daemon,
+# upload-pack, pack-objects) are not what these tests test.
 partial_clone() {
-	git clone -q --filter=blob:none --no-checkout "$DAEMON_URL/repo" \
-		"$BATS_TEST_TMPDIR/partial" &&
-	cd "$BATS_TEST_TMPDIR/partial" &&
+	local key name memo tmp top dst=$BATS_TEST_TMPDIR/partial
+	key="partial clone"$'\n'PATH=$PATH
+	for name in "${!GIT_@}"; do
+		key+=$'\n'$name=${!name}
+	done
+	if plain_top . && repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
+		"$top/.git/refs" "$top/.git/config" "$HOME/.gitconfig" &&
+	   memo_find partial-clones "$key"; then
+		cp -a "$memo/clone" "$dst" &&
+		replace_in "$dst" "$memo/paths" @URL@ "$DAEMON_URL" || return
+	else
+		git clone -q --filter=blob:none --no-checkout "$DAEMON_URL/repo" "$dst" ||
+			return
+		if [ -n "${memo-}" ] && mkdir -p "$memo" &&
+		   tmp=$(mktemp -d "$memo/new.XXXXXX"); then
+			{
+				(cd "$dst" && grep -rlF -- "$DAEMON_URL" . >"$tmp/paths" &&
+				 grep -rlIF -- "$DAEMON_URL" . | cmp -s - "$tmp/paths") &&
+				cp -a "$dst" "$tmp/clone" &&
+				replace_in "$tmp/clone" "$tmp/paths" "$DAEMON_URL" @URL@ &&
+				memo_keep "$tmp" "$key"
+			} || rm -rf "$tmp"
+		fi
+	fi
+	cd "$dst" &&
 	git branch -q linus origin/linus &&
 	[ "$(git rev-parse topic)" = "$(git rev-parse origin/topic)" ] &&
 	[ "$(git config remote.origin.promisor)" = true ] &&

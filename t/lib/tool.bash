@@ -121,13 +121,14 @@ expect_status() {
 	failed_at
 }
 
+# (stdin saved and compared in bash: no cat, no diff unless they differ)
 expect_stdout() {
-	cat >"$BATS_TEST_TMPDIR/expect" &&
+	save_stdin "$BATS_TEST_TMPDIR/expect" &&
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
 }
 
 expect_stderr() {
-	cat >"$BATS_TEST_TMPDIR/expect-stderr" &&
+	save_stdin "$BATS_TEST_TMPDIR/expect-stderr" &&
 	test_cmp "$BATS_TEST_TMPDIR/expect-stderr" "$BATS_TEST_TMPDIR/stderr"
 }
 
@@ -265,9 +266,17 @@ is_plain_top() {
 	[[ ${config,,} != *worktree* ]]
 }
 
-# Nothing left in TMPDIR: no quarantine, no file of any kind.
+# Nothing left in TMPDIR: no quarantine, no file of any kind.  The
+# names are globbed in this shell (a $(...) would fork it), nullglob and
+# dotglob put back as they were.
 expect_no_quarantine() {
-	local left
-	left=$(shopt -s nullglob dotglob && echo "$TMPDIR"/*)
-	[ -z "$left" ] || { echo "left in TMPDIR: $left" >&2; failed_at; }
+	local -a left
+	local opts=
+	shopt -q nullglob || opts+=n
+	shopt -q dotglob || opts+=d
+	shopt -s nullglob dotglob
+	left=("$TMPDIR"/*)
+	[[ $opts != *n* ]] || shopt -u nullglob
+	[[ $opts != *d* ]] || shopt -u dotglob
+	[ ${#left[@]} -eq 0 ] || { echo "left in TMPDIR: ${left[*]}" >&2; failed_at; }
 }
