@@ -394,13 +394,18 @@ request_of_topic() {
 }
 
 # other_request: the request of another branch, "other", from linus, in
-# $BATS_TEST_TMPDIR/other-request.
+# $BATS_TEST_TMPDIR/other-request; the last request (request_of_topic's)
+# stays in $BATS_TEST_TMPDIR/request.  By request, which makes the same
+# one once per run.
 other_request() {
-	git checkout -q -b other vN-rc3
-	test_commit "other: work" lib/other.c other
-	git checkout -q topic
-	publish other
-	git request-pull linus "$url" other >"$BATS_TEST_TMPDIR/other-request"
+	git checkout -q -b other vN-rc3 &&
+	test_commit "other: work" lib/other.c other &&
+	git checkout -q topic &&
+	publish other &&
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/topic-request" &&
+	request linus other &&
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request" &&
+	mv "$BATS_TEST_TMPDIR/topic-request" "$BATS_TEST_TMPDIR/request"
 }
 
 @test "multipart/mixed: the first text/plain part that holds a request, not the attachments" {

@@ -11,7 +11,9 @@
 #                          git request-pull [-p] of <end> from <start>
 #                          at <url> (default $url) into the file
 #                          $BATS_TEST_TMPDIR/request, and the tip's id
-#                          and subject into $tip and $subject
+#                          and subject into $tip and $subject; made once
+#                          per run for a given state of both
+#                          repositories (see below)
 #   publish_and_request <refs> [-p] <start> <end>
 #                          publish <refs> (a list of words), then
 #                          request [-p] <start> <end>: the same bare
@@ -45,16 +47,57 @@ publish() {
 	git push -q -f "$PUB" "$@"
 }
 
+# request: as publish_and_request does, the first test of the run to
+# ask for a state (the repository's refs and configuration, and those
+# of $PUB, which git request-pull asks for its refs; the GIT_*
+# variables and PATH; the arguments) runs git request-pull and keeps
+# the text, tip and subject in CLEAN_DIFFSTAT_TEST_CACHE (or else
+# BATS_RUN_TMPDIR), its test directory's path written @TEST@; the
+# others read them: git request-pull is a shell script of some twenty
+# processes, and the tests that make a second request after
+# publish_and_request's make the same one.  Done for real when $url is
+# not file://$PUB, or either repository is not a plain one.
 # shellcheck disable=SC2034 # tip and subject are for the caller
 request() {
-	local p=()
+	local p=() key='' name memo tmp text top
 	if [ "$1" = -p ]; then
 		p=(-p)
 		shift
 	fi
+	if [ "${3:-$url}" = "file://${PUB-}" ] && [ -d "$PUB/refs" ] &&
+	   [ ! -e "$PUB/reftable" ] && plain_top . &&
+	   repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
+		"$top/.git/refs" "$top/.git/config" "$HOME/.gitconfig" \
+		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config" \
+		"$PUB/HEAD" "$PUB/packed-refs" "$PUB/refs" "$PUB/config"; then
+		key+=$'\n'"${p[*]} $* -- ${3:-$url}"$'\n'PATH=$PATH
+		for name in "${!GIT_@}"; do
+			key+=$'\n'$name=${!name}
+		done
+		if memo_find request-texts "$key"; then
+			text=
+			IFS= read -r -d '' text <"$memo/request" || :
+			printf '%s' "${text//@TEST@/"$BATS_TEST_TMPDIR"}" \
+				>"$BATS_TEST_TMPDIR/request" &&
+			IFS= read -r tip <"$memo/tip" &&
+			IFS= read -r subject <"$memo/subject"
+			return
+		fi
+	fi
 	git request-pull "${p[@]}" "$1" "${3:-$url}" "$2" >"$BATS_TEST_TMPDIR/request" &&
 	tip=$(git rev-parse "$2^{commit}") &&
-	subject=$(git log -1 --format=%s "$tip")
+	subject=$(git log -1 --format=%s "$tip") || return
+	[ -n "$key" ] || return 0
+	text=
+	IFS= read -r -d '' text <"$BATS_TEST_TMPDIR/request" || :
+	mkdir -p "$memo" &&
+	tmp=$(mktemp -d "$memo/new.XXXXXX") || return
+	{
+		printf '%s' "${text//"$BATS_TEST_TMPDIR"/@TEST@}" >"$tmp/request" &&
+		printf '%s\n' "$tip" >"$tmp/tip" &&
+		printf '%s\n' "$subject" >"$tmp/subject" &&
+		memo_keep "$tmp" "$key"
+	} || rm -rf "$tmp"
 }
 
 # publish_and_request: the first test of the run to ask for a state of
