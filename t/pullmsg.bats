@@ -265,8 +265,7 @@ base_and_tip() {
 		git merge-base "$1" "$2" && git rev-parse "$2^{commit}") &&
 	[ -n "$base" ] && [ -n "$tip" ] || return
 	[ -n "$key" ] || return 0
-	mkdir -p "$memo" &&
-	tmp=$(mktemp -d "$memo/new.XXXXXX") || return
+	memo_new || return 0
 	{
 		printf '%s\n' "$base" "$tip" >"$tmp/ids" &&
 		memo_keep "$tmp" "$key"
