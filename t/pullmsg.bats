@@ -241,13 +241,43 @@ row_followed_by() {
 	return 1
 }
 
+# base_and_tip <start> <end>: git merge-base <start> <end> in $base, git
+# rev-parse <end>^{commit} in $tip.  Asked of git once per run for a
+# state of the repository (its refs, read in bash as
+# publish_and_request reads them; the GIT_* variables and PATH; the
+# arguments), then read from CLEAN_DIFFSTAT_TEST_CACHE: most tests
+# check the same request of the same history, and the two $(git ...)
+# were some 30 ms of CPU each time.
+base_and_tip() {
+	local key='' name memo tmp top
+	if plain_top . && repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
+		"$top/.git/refs"; then
+		key+=$'\n'"$1 $2"$'\n'PATH=$PATH
+		for name in "${!GIT_@}"; do
+			key+=$'\n'$name=${!name}
+		done
+		if memo_find bases "$key"; then
+			{ IFS= read -r base && IFS= read -r tip; } <"$memo/ids"
+			return
+		fi
+	fi
+	{ IFS= read -r base && IFS= read -r tip; } < <(
+		git merge-base "$1" "$2" && git rev-parse "$2^{commit}") &&
+	[ -n "$base" ] && [ -n "$tip" ] || return
+	[ -n "$key" ] || return 0
+	memo_new || return 0
+	{
+		printf '%s\n' "$base" "$tip" >"$tmp/ids" &&
+		memo_keep "$tmp" "$key"
+	} || rm -rf "$tmp"
+}
+
 # check_request <start> <end> [<ref>]: the last parse holds the request
 # of <end> from <start> over $url: request-pull's merge base, the tip,
 # the URL, the ref (default <end>), git's subjects, the rows.
 check_request() {
 	local base tip ref=${3-$2} facts base_subject tip_subject
-	base=$(git merge-base "$1" "$2") &&
-	tip=$(git rev-parse "$2^{commit}") &&
+	base_and_tip "$1" "$2" &&
 	git_facts "$base" "$tip" &&
 	fact base-subject && base_subject=$REPLY &&
 	fact tip-subject && tip_subject=$REPLY &&
@@ -394,13 +424,18 @@ request_of_topic() {
 }
 
 # other_request: the request of another branch, "other", from linus, in
-# $BATS_TEST_TMPDIR/other-request.
+# $BATS_TEST_TMPDIR/other-request; the last request (request_of_topic's)
+# stays in $BATS_TEST_TMPDIR/request.  By request, which makes the same
+# one once per run.
 other_request() {
-	git checkout -q -b other vN-rc3
-	test_commit "other: work" lib/other.c other
-	git checkout -q topic
-	publish other
-	git request-pull linus "$url" other >"$BATS_TEST_TMPDIR/other-request"
+	git checkout -q -b other vN-rc3 &&
+	test_commit "other: work" lib/other.c other &&
+	git checkout -q topic &&
+	publish other &&
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/topic-request" &&
+	request linus other &&
+	mv "$BATS_TEST_TMPDIR/request" "$BATS_TEST_TMPDIR/other-request" &&
+	mv "$BATS_TEST_TMPDIR/topic-request" "$BATS_TEST_TMPDIR/request"
 }
 
 @test "multipart/mixed: the first text/plain part that holds a request, not the attachments" {

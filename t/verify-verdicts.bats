@@ -25,15 +25,20 @@ build_verdicts_base() {
 	git checkout -q -b topic
 }
 
-# publish_request [<git -c options>...]: topic pushed and requested from
-# linus (git request-pull run with the options), into $r; cd to a
-# clone of linus alone (clone_linus's).
+# publish_request [<git -c options>...]: topic pushed (publish) and
+# requested from linus (git request-pull run with the options), into $r;
+# cd to a clone of linus alone (clone_linus's).  Without options, by
+# request, which makes it once per run for the same history: five of
+# these tests request the same topic of one commit, t1.
 publish_request() {
-	git init -q --bare "$PUB" 2>/dev/null
-	git push -q -f "$PUB" topic &&
-	git "$@" request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
+	publish topic &&
+	if [ $# -eq 0 ]; then
+		request linus topic
+	else
+		git "$@" request-pull linus "$url" topic >"$BATS_TEST_TMPDIR/request" &&
+		tip=$(git rev-parse topic)
+	fi &&
 	r=$BATS_TEST_TMPDIR/request &&
-	tip=$(git rev-parse topic) &&
 	clone_linus . "$BATS_TEST_TMPDIR/receiver" &&
 	cd "$BATS_TEST_TMPDIR/receiver" || return
 }

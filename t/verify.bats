@@ -23,14 +23,6 @@ teardown() {
 	stop_servers
 }
 
-# request <start> <end> [<url>]: git request-pull into the file "request",
-# and the tip's id and subject into $tip and $subject.
-request() {
-	git request-pull "$1" "${3:-$url}" "$2" >"$BATS_TEST_TMPDIR/request" &&
-	tip=$(git rev-parse "$2^{commit}") &&
-	subject=$(git log -1 --format=%s "$tip")
-}
-
 # simple_request: history_simple's topic published and requested, the
 # request in the file $r.
 simple_request() {
@@ -40,6 +32,7 @@ simple_request() {
 }
 
 # The lines of the report before the verdict, for a tip fetched as asked.
+# shellcheck disable=SC2154 # tip and subject are request's (t/lib/requests.bash)
 fetched_header() {
 	printf '%s\n' "pull request: $url topic" "tip: $tip $subject" \
 		"fetched: the tip is the request's"
