@@ -43,10 +43,8 @@ subsystem() {
 # kept as @TEST@.
 subsystems() {
 	local key name memo tmp text
-	key="subsystems $* at $test_tick"$'\n'PATH=$PATH
-	for name in "${!GIT_@}"; do
-		key+=$'\n'$name=${!name}
-	done
+	key="subsystems $* at $test_tick"
+	memo_env
 	if memo_find subsystems "$key"; then
 		text=
 		IFS= read -r -d '' text <"$memo/mbox" || :
@@ -64,8 +62,7 @@ subsystems() {
 	done
 	text=
 	IFS= read -r -d '' text <"$BATS_TEST_TMPDIR/mbox" || :
-	mkdir -p "$memo" &&
-	tmp=$(mktemp -d "$memo/new.XXXXXX") || return
+	memo_new || return 0
 	{
 		cp -a "$BATS_TEST_TMPDIR/repo" "$BATS_TEST_TMPDIR"/*.git "$tmp/" &&
 		printf '%s' "${text//"$BATS_TEST_TMPDIR"/@TEST@}" >"$tmp/mbox" &&

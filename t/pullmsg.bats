@@ -249,13 +249,11 @@ row_followed_by() {
 # check the same request of the same history, and the two $(git ...)
 # were some 30 ms of CPU each time.
 base_and_tip() {
-	local key='' name memo tmp top
+	local key='' memo tmp top
 	if plain_top . && repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
 		"$top/.git/refs"; then
-		key+=$'\n'"$1 $2"$'\n'PATH=$PATH
-		for name in "${!GIT_@}"; do
-			key+=$'\n'$name=${!name}
-		done
+		key+=$'\n'"$1 $2"
+		memo_env
 		if memo_find bases "$key"; then
 			{ IFS= read -r base && IFS= read -r tip; } <"$memo/ids"
 			return

@@ -229,11 +229,9 @@ serve() {
 # server's URL back: the clone and the server's side of it (git daemon,
 # upload-pack, pack-objects) are not what these tests test.
 partial_clone() {
-	local key name memo tmp top dst=$BATS_TEST_TMPDIR/partial
-	key="partial clone"$'\n'PATH=$PATH
-	for name in "${!GIT_@}"; do
-		key+=$'\n'$name=${!name}
-	done
+	local key memo top dst=$BATS_TEST_TMPDIR/partial
+	key="partial clone"
+	memo_env
 	if plain_top . && repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
 		"$top/.git/refs" "$top/.git/config" "$HOME/.gitconfig" &&
 	   memo_find partial-clones "$key"; then
@@ -242,16 +240,7 @@ partial_clone() {
 	else
 		git clone -q --filter=blob:none --no-checkout "$DAEMON_URL/repo" "$dst" ||
 			return
-		if [ -n "${memo-}" ] && mkdir -p "$memo" &&
-		   tmp=$(mktemp -d "$memo/new.XXXXXX"); then
-			{
-				(cd "$dst" && grep -rlF -- "$DAEMON_URL" . >"$tmp/paths" &&
-				 grep -rlIF -- "$DAEMON_URL" . | cmp -s - "$tmp/paths") &&
-				cp -a "$dst" "$tmp/clone" &&
-				replace_in "$tmp/clone" "$tmp/paths" "$DAEMON_URL" @URL@ &&
-				memo_keep "$tmp" "$key"
-			} || rm -rf "$tmp"
-		fi
+		[ -z "${memo-}" ] || memo_keep_copy "$dst" "$DAEMON_URL" @URL@ "$key"
 	fi
 	cd "$dst" &&
 	git branch -q linus origin/linus &&

@@ -59,7 +59,7 @@ publish() {
 # not file://$PUB, or either repository is not a plain one.
 # shellcheck disable=SC2034 # tip and subject are for the caller
 request() {
-	local p=() key='' name memo tmp text top
+	local p=() key='' memo top
 	if [ "$1" = -p ]; then
 		p=(-p)
 		shift
@@ -70,32 +70,44 @@ request() {
 		"$top/.git/refs" "$top/.git/config" "$HOME/.gitconfig" \
 		"${XDG_CONFIG_HOME:-$HOME/.config}/git/config" \
 		"$PUB/HEAD" "$PUB/packed-refs" "$PUB/refs" "$PUB/config"; then
-		key+=$'\n'"${p[*]} $* -- ${3:-$url}"$'\n'PATH=$PATH
-		for name in "${!GIT_@}"; do
-			key+=$'\n'$name=${!name}
-		done
+		key+=$'\n'"${p[*]} $* -- ${3:-$url}"
+		memo_env
 		if memo_find request-texts "$key"; then
-			text=
-			IFS= read -r -d '' text <"$memo/request" || :
-			printf '%s' "${text//@TEST@/"$BATS_TEST_TMPDIR"}" \
-				>"$BATS_TEST_TMPDIR/request" &&
-			IFS= read -r tip <"$memo/tip" &&
-			IFS= read -r subject <"$memo/subject"
+			request_restore
 			return
 		fi
 	fi
 	git request-pull "${p[@]}" "$1" "${3:-$url}" "$2" >"$BATS_TEST_TMPDIR/request" &&
 	tip=$(git rev-parse "$2^{commit}") &&
 	subject=$(git log -1 --format=%s "$tip") || return
-	[ -n "$key" ] || return 0
-	text=
+	[ -z "$key" ] || request_keep "$key"
+}
+
+# request_restore: the request kept in memo_find's $memo, with this
+# test's directory in its URL, into $BATS_TEST_TMPDIR/request, $tip and
+# $subject.
+request_restore() {
+	local text=
+	IFS= read -r -d '' text <"$memo/request" || :
+	printf '%s' "${text//@TEST@/"$BATS_TEST_TMPDIR"}" \
+		>"$BATS_TEST_TMPDIR/request" &&
+	IFS= read -r tip <"$memo/tip" &&
+	IFS= read -r subject <"$memo/subject"
+}
+
+# request_keep <key> [<repository>]: keep $BATS_TEST_TMPDIR/request,
+# its test directory written @TEST@, $tip and $subject (and a copy of
+# <repository> as pub.git) for <key>, in memo_find's $memo.
+request_keep() {
+	local text='' tmp
 	IFS= read -r -d '' text <"$BATS_TEST_TMPDIR/request" || :
 	memo_new || return 0
 	{
 		printf '%s' "${text//"$BATS_TEST_TMPDIR"/@TEST@}" >"$tmp/request" &&
 		printf '%s\n' "$tip" >"$tmp/tip" &&
 		printf '%s\n' "$subject" >"$tmp/subject" &&
-		memo_keep "$tmp" "$key"
+		{ [ -z "${2-}" ] || cp -a "$2" "$tmp/pub.git"; } &&
+		memo_keep "$tmp" "$1"
 	} || rm -rf "$tmp"
 }
 
@@ -112,7 +124,7 @@ request() {
 # $PUB exists already or $url is not file://$PUB.
 # shellcheck disable=SC2034 # tip and subject are for the caller
 publish_and_request() {
-	local refs=$1 key name memo tmp text top
+	local refs=$1 key memo top
 	shift
 	PUB=${PUB:-$BATS_TEST_TMPDIR/pub.git}
 	url=${url:-file://$PUB}
@@ -128,32 +140,25 @@ publish_and_request() {
 		key=$(git for-each-ref --format='%(objectname) %(refname)' &&
 			git config --list) || return
 	fi
-	key+=$'\n'"$refs -- $*"$'\n'PATH=$PATH
-	for name in "${!GIT_@}"; do
-		key+=$'\n'$name=${!name}
-	done
+	key+=$'\n'"$refs -- $*"
+	memo_env
 	if memo_find requests "$key"; then
-		text=
-		IFS= read -r -d '' text <"$memo/request" || :
-		printf '%s' "${text//@TEST@/"$BATS_TEST_TMPDIR"}" \
-			>"$BATS_TEST_TMPDIR/request" &&
-		IFS= read -r tip <"$memo/tip" &&
-		IFS= read -r subject <"$memo/subject" &&
-		cp -a "$memo/pub.git" "$PUB"
+		request_restore && cp -a "$memo/pub.git" "$PUB"
 		return
 	fi
 	# shellcheck disable=SC2086 # a list of refs
 	publish $refs && request "$@" || return
-	text=
-	IFS= read -r -d '' text <"$BATS_TEST_TMPDIR/request" || :
-	memo_new || return 0
-	{
-		printf '%s' "${text//"$BATS_TEST_TMPDIR"/@TEST@}" >"$tmp/request" &&
-		printf '%s\n' "$tip" >"$tmp/tip" &&
-		printf '%s\n' "$subject" >"$tmp/subject" &&
-		cp -a "$PUB" "$tmp/pub.git" &&
-		memo_keep "$tmp" "$key"
-	} || rm -rf "$tmp"
+	request_keep "$key" "$PUB"
+}
+
+# memo_env: what a kept state depends on beside its files, at the end
+# of $key: PATH and the GIT_* variables.
+memo_env() {
+	local name
+	key+=$'\n'PATH=$PATH
+	for name in "${!GIT_@}"; do
+		key+=$'\n'$name=${!name}
+	done
 }
 
 # memo_find <kind> <key>: the directory of CLEAN_DIFFSTAT_TEST_CACHE/<kind>
@@ -216,15 +221,13 @@ receiver() {
 # configuration includes other files, or a <dir> that exists already,
 # is cloned for real.
 clone_linus() {
-	local src=$1 dst=$2 top key name memo tmp
+	local src=$1 dst=$2 top key name memo
 	if [ -e "$dst" ] || ! plain_top "$src"; then
 		git clone -q --no-local --single-branch -b linus --template= "$src" "$dst"
 		return
 	fi
-	key="$PWD: $src -> $dst"$'\n'PATH=$PATH
-	for name in "${!GIT_@}"; do
-		key+=$'\n'$name=${!name}
-	done
+	key="$PWD: $src -> $dst"
+	memo_env
 	if ! repo_files "$top/.git/HEAD" "$top/.git/packed-refs" \
 		"$top/.git/refs/heads/linus" "$top/.git/refs/tags" \
 		"$top/.git/config" "$HOME/.gitconfig" \
@@ -246,15 +249,22 @@ clone_linus() {
 		git -C "$dst" update-index -q --refresh >/dev/null
 		return
 	fi
-	git clone -q --no-local --single-branch -b linus --template= "$src" "$dst" || return
+	git clone -q --no-local --single-branch -b linus --template= "$src" "$dst" &&
+	memo_keep_copy "$dst" "$BATS_TEST_TMPDIR" @TEST@ "$key"
+}
+
+# memo_keep_copy <dir> <text> <placeholder> <key>: keep a copy of <dir>
+# as clone for <key>, in memo_find's $memo, <text> written <placeholder>
+# in the files that name it (each a text file), listed in paths.
+memo_keep_copy() {
+	local tmp
 	memo_new || return 0
-	# the files that name the test's directory, each a text file
 	{
-		(cd "$dst" && grep -rlF -- "$BATS_TEST_TMPDIR" . >"$tmp/paths" &&
-		 grep -rlIF -- "$BATS_TEST_TMPDIR" . | cmp -s - "$tmp/paths") &&
-		cp -a "$dst" "$tmp/clone" &&
-		replace_in "$tmp/clone" "$tmp/paths" "$BATS_TEST_TMPDIR" @TEST@ &&
-		memo_keep "$tmp" "$key"
+		(cd "$1" && grep -rlF -- "$2" . >"$tmp/paths" &&
+		 grep -rlIF -- "$2" . | cmp -s - "$tmp/paths") &&
+		cp -a "$1" "$tmp/clone" &&
+		replace_in "$tmp/clone" "$tmp/paths" "$2" "$3" &&
+		memo_keep "$tmp" "$4"
 	} || rm -rf "$tmp"
 }
 
