@@ -14,35 +14,6 @@ const char *const verdict_name[NR_VERDICTS] = {
 	"matches", "messy", "differs", "conflicts", "error"
 };
 
-static int same_totals(const struct pullreq *req, const struct stat_totals *t)
-{
-	const struct pullreq_block *b = &req->block;
-
-	return b->files == t->files && b->insertions == t->insertions &&
-	       b->deletions == t->deletions;
-}
-
-/*
- * Parse out, the output of a git diff --numstat -z, into ns.  When stat
- * is not NULL, the diff also had --stat --summary, which git prints
- * after the numstat records: stat gets that text, which starts after
- * the last NUL (each record ends with one).
- */
-static void parse_numstat(const struct strbuf *out, struct numstat *ns,
-			  struct strbuf *stat)
-{
-	const char *why;
-	size_t len = out->len;
-
-	if (stat) {
-		while (len && out->buf[len - 1])
-			len--;
-		strbuf_add(stat, out->buf + len, out->len - len);
-	}
-	if (numstat_parse(out->buf, len, ns, &why))
-		die("cannot parse the output of git diff --numstat: %s", why);
-}
-
 /*
  * Run cp, a git whose failure is this request's, not the whole run's:
  * 0, or -1 with why it failed (what: "git diff").
@@ -98,19 +69,33 @@ static const char *const numstat_moved[] = {
 	"-M", "--numstat", "-z", "--diff-filter=m", "--no-relative", NULL
 };
 
-
 /*
- * Does the --summary of a diff (after its --stat) name a copy?  Its
- * lines start " create mode", " delete mode", " mode change",
- * " rename ", " rewrite " or " copy ", the paths after.  A --stat line
- * of a file named "copy ..." says yes too: that costs only a diff.
+ * Run cp, a git diff --numstat -z, its output into out and its records
+ * into ns: 0, or -1 with why it failed.  With stat, the diff also had
+ * --stat --summary, which git prints after the records: stat gets that
+ * text, which starts after the last NUL (each record ends with one).
  */
-static int has_copies(const struct strbuf *stat)
+static int run_diff(struct child_process *cp, struct strbuf *out,
+		    struct numstat *ns, struct strbuf *stat, struct strbuf *why)
 {
-	return strstr(stat->buf, "\n copy ") != NULL;
+	const char *err;
+	size_t len;
+
+	cp->out = out;
+	if (run_or_fail(cp, "git diff", why))
+		return -1;
+	len = out->len;
+	if (stat) {
+		while (len && out->buf[len - 1])
+			len--;
+		strbuf_add(stat, out->buf + len, out->len - len);
+	}
+	if (numstat_parse(out->buf, len, ns, &err))
+		die("cannot parse the output of git diff --numstat: %s", err);
+	return 0;
 }
 
-/* A diff of the merge, its output parsed into ns (its text into stat). */
+/* A diff of the merge, into run_diff()'s out, ns and stat. */
 static int diff_merge(const struct merge *m, const char *const *format,
 		      struct strbuf *out, struct numstat *ns,
 		      struct strbuf *stat, struct strbuf *why)
@@ -118,11 +103,7 @@ static int diff_merge(const struct merge *m, const char *const *format,
 	struct child_process cp = CHILD_PROCESS_INIT;
 
 	merge_diff(&cp, m, NULL, format);
-	cp.out = out;
-	if (run_or_fail(&cp, "git diff", why))
-		return -1;
-	parse_numstat(out, ns, stat);
-	return 0;
+	return run_diff(&cp, out, ns, stat, why);
 }
 
 /* git's order of a diff's files: by the path each ends up at */
@@ -199,11 +180,13 @@ static int renames_diff(const struct judgement *j, struct strbuf *out,
 static int request_is(const struct pullreq *req, const struct numstat *ns,
 		      struct match *mt)
 {
+	const struct pullreq_block *b = &req->block;
 	struct stat_totals t;
 
 	match_rows(req, ns, mt);
 	stat_numstat_totals(ns, &t);
-	return !mt->differences && same_totals(req, &t);
+	return !mt->differences && b->files == t.files &&
+	       b->insertions == t.insertions && b->deletions == t.deletions;
 }
 
 /*
@@ -585,10 +568,8 @@ static int judge_messy(const struct verifying *vf, struct judgement *j)
 	if (merge_bases(&vf->p, &bases, &j->why))
 		goto out;
 	request_pull_diff(&cp, &vf->p, bases.v[0], NULL, numstat);
-	cp.out = &out;
-	if (run_or_fail(&cp, "git diff", &j->why))
+	if (run_diff(&cp, &out, &rp, NULL, &j->why))
 		goto out;
-	parse_numstat(&out, &rp, NULL);
 	rc = request_is(&vf->msg->req, &rp, &rpmt);
 	if (rc)
 		strbuf_addstr(&j->base, bases.v[0]);
@@ -668,8 +649,12 @@ static enum verdict judge_diffs(struct verifying *vf, struct judgement *j,
 		v = MATCHES;
 		goto out;
 	}
-	/* without a copy, -M finds what -C found: no second diff */
-	copies = has_copies(&j->clean_stat);
+	/*
+	 * Without a copy, -M finds what -C found: no second diff.  A line
+	 * of --summary starts " copy " for one (a --stat line of a file
+	 * named "copy ..." too: that costs only a diff).
+	 */
+	copies = strstr(j->clean_stat.buf, "\n copy ") != NULL;
 	if (copies && renames_diff(j, &out_m, &renames, &j->why))
 		goto out;
 	if (copies && request_is(req, &renames, &mmt)) {
