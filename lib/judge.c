@@ -454,34 +454,27 @@ static int find_tip(struct verifying *vf, struct judgement *j,
 }
 
 /*
- * How many of the commits the mail's shortlog (main_block) or its other
- * shortlog and diffstat blocks (one pasted from another request) list
- * pulling the tip does not bring: their subjects not among pulled.
+ * How many of the commits a shortlog block of the mail lists pulling
+ * the tip does not bring: their subjects not among pulled.
  */
-static long foreign_commits(const struct pullreq *req, int main_block,
+static long foreign_commits(const struct pullreq_block *b,
 			    const struct strvec *pulled)
 {
 	struct strbuf subject = STRBUF_INIT;
-	size_t b, a, k;
+	size_t a, k;
 	long n = 0;
 
-	for (b = 0; b < (main_block ? 1 : req->nr_extra_blocks); b++)
-		for (a = 0; a < (main_block ? req->block.nr_authors :
-				 req->extra[b].nr_authors); a++) {
-			const struct pullreq_author *au = main_block ?
-				&req->block.author[a] : &req->extra[b].author[a];
+	for (a = 0; a < b->nr_authors; a++)
+		for (k = 0; k < b->author[a].nr_subjects; k++) {
+			const struct str *s = &b->author[a].subject[k];
+			const char *key;
 
-			for (k = 0; k < au->nr_subjects; k++) {
-				const char *key;
-
-				strbuf_reset(&subject);
-				strbuf_add(&subject, au->subject[k].s,
-					   au->subject[k].len);
-				key = subject.buf;
-				n += !pulled->nr ||
-				     !bsearch(&key, pulled->v, pulled->nr,
-					      sizeof(*pulled->v), cmp_str);
-			}
+			strbuf_reset(&subject);
+			strbuf_add(&subject, s->s, s->len);
+			key = subject.buf;
+			n += !pulled->nr ||
+			     !bsearch(&key, pulled->v, pulled->nr,
+				      sizeof(*pulled->v), cmp_str);
 		}
 	strbuf_release(&subject);
 	return n;
@@ -633,14 +626,17 @@ static enum verdict judge_diffs(struct verifying *vf, struct judgement *j,
 	struct match mmt = { NULL, NULL, 0 };
 	enum verdict v = FAILED;
 	int copies, messy;
+	size_t i;
 
 	/* merged: nothing to pull, every diff empty */
 	if (!j->merged && diff_merge(&j->merge, numstat_stat, &j->clean_out,
 				     &j->clean, &j->clean_stat, &j->why))
 		goto out;
 	stat_numstat_totals(&j->clean, &j->clean_totals);
-	if (req->nr_extra_blocks &&
-	    (j->foreign = foreign_commits(req, 0, &w->pulled))) {
+	/* a shortlog pasted from another request, after the request's */
+	for (i = 0; i < req->nr_extra_blocks; i++)
+		j->foreign += foreign_commits(&req->extra[i], &w->pulled);
+	if (j->foreign) {
 		j->reason = WHY_FOREIGN;
 		v = DIFFERS;
 		goto out;
@@ -705,8 +701,7 @@ void judge(struct verifying *vf, struct judgement *j)
 	strbuf_init(&j->clean_stat);
 	if (judge_merge(vf, j, &w))
 		goto out;
-	if (req->block.nr_authors)
-		j->shortlog_foreign = foreign_commits(req, 1, &w.pulled);
+	j->shortlog_foreign = foreign_commits(&req->block, &w.pulled);
 	if (j->merge.conflicted) {
 		if (vf->nr_earlier)
 			find_earlier(vf, 1, &j->earlier);
