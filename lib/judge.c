@@ -226,24 +226,22 @@ static const char *other_algorithm(const struct merge *m,
 	size_t i;
 
 	for (i = 0; !found && i < sizeof(algorithms) / sizeof(*algorithms); i++) {
-		const char *args[8];
-		struct strbuf out = STRBUF_INIT, opt = STRBUF_INIT;
+		struct strvec args = STRVEC_INIT;
+		struct strbuf out = STRBUF_INIT;
 		struct numstat ns = NUMSTAT_INIT;
 		struct match mt = { NULL, NULL, 0 };
 		size_t k;
 
-		strbuf_addf(&opt, "--diff-algorithm=%s", algorithms[i]);
 		for (k = 0; format[k]; k++)
-			args[k] = format[k];
-		args[k++] = opt.buf;
-		args[k] = NULL;
-		if (!diff_merge(m, args, &out, &ns, NULL, why) &&
+			strvec_push(&args, format[k]);
+		strvec_pushf(&args, "--diff-algorithm=%s", algorithms[i]);
+		if (!diff_merge(m, args.v, &out, &ns, NULL, why) &&
 		    request_is(req, &ns, &mt))
 			found = algorithms[i];
 		match_release(&mt);
 		numstat_release(&ns);
 		strbuf_release(&out);
-		strbuf_release(&opt);
+		strvec_clear(&args);
 		if (why->len)
 			break;
 	}
@@ -687,6 +685,7 @@ out:
 void judge(struct verifying *vf, struct judgement *j)
 {
 	const struct pullreq *req = &vf->msg->req;
+	const struct strbuf *tree;
 	struct walk w = WALK_INIT;
 
 	memset(j, 0, sizeof(*j));
@@ -710,12 +709,9 @@ void judge(struct verifying *vf, struct judgement *j)
 	}
 	j->verdict = judge_diffs(vf, j, &w);
 	/* the tree pulling it makes: --in-order merges the next into it */
-	if (j->verdict != FAILED && j->merged)
-		strbuf_add(&vf->merged_tree, vf->p.upstream_tree.buf,
-			   vf->p.upstream_tree.len);
-	else if (j->verdict != FAILED)
-		strbuf_add(&vf->merged_tree, j->merge.tree.buf,
-			   j->merge.tree.len);
+	tree = j->merged ? &vf->p.upstream_tree : &j->merge.tree;
+	if (j->verdict != FAILED)
+		strbuf_add(&vf->merged_tree, tree->buf, tree->len);
 out:
 	strvec_clear(&w.pulled);
 	strbuf_release(&w.tip);
