@@ -285,7 +285,8 @@ static void since_cmd(struct child_process *cp, const char *since,
 static void find_earlier(const struct verifying *vf, int conflicts,
 			 struct strvec *numbers)
 {
-	size_t i, nr = vf->nr_earlier + 1;
+	/* with conflicts, only the tips' merges: no count of its own */
+	size_t i, first = conflicts ? 1 : 0, nr = vf->nr_earlier + 1;
 	struct child_process *cps = xmalloc(nr * sizeof(*cps));
 	struct child_process **p = xmalloc(nr * sizeof(struct child_process *));
 	struct strbuf *out = xmalloc(nr * sizeof(*out));
@@ -293,7 +294,7 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 	int *rcs = xmalloc(nr * sizeof(*rcs));
 
 	quarantine_env(&env, vf->p.objdir.buf);
-	for (i = 0; i < nr; i++) {
+	for (i = first; i < nr; i++) {
 		const char *other = i ? vf->earlier[i - 1].tip : NULL;
 
 		strbuf_init(&out[i]);
@@ -301,7 +302,7 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 		p[i] = &cps[i];
 		cps[i].out = &out[i];
 		cps[i].no_stderr = 1;
-		if (conflicts && other) {
+		if (conflicts) {
 			strvec_pushl(&cps[i].args, "merge-tree", "--write-tree",
 				     other, vf->tip.buf, NULL);
 			strvec_pushv(&cps[i].env, env.v, env.nr);
@@ -313,18 +314,13 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 		if (other)
 			strvec_pushf(&cps[i].args, "^%s", other);
 	}
-	if (conflicts) {
-		strvec_clear(&cps[0].args);	/* only the tips' merges */
-		run_git_all(p + 1, rcs + 1, nr - 1);
-	} else {
-		run_git_all(p, rcs, nr);
-	}
+	run_git_all(p + first, rcs + first, nr - first);
 	for (i = 1; i < nr; i++)
 		if (conflicts ? rcs[i] == 1 :
 		    !rcs[0] && !rcs[i] &&
 		    strtol(out[i].buf, NULL, 10) < strtol(out[0].buf, NULL, 10))
 			strvec_pushf(numbers, "%zu", vf->earlier[i - 1].number);
-	for (i = 0; i < nr; i++)
+	for (i = first; i < nr; i++)
 		strbuf_release(&out[i]);
 	strvec_clear(&env);
 	free(cps);
