@@ -364,8 +364,7 @@ struct walk {
 #define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT, STRBUF_INIT, \
 		    STRBUF_INIT }
 
-static void walk_cmd(struct child_process *cp, const struct verifying *vf,
-		     struct strbuf *out, struct strbuf *err)
+static void walk_cmd(struct child_process *cp, const struct verifying *vf)
 {
 	strvec_pushl(&cp->args, "rev-list", "--boundary", "--no-commit-header",
 		     "--format=%m%H %T %s", NULL);
@@ -378,26 +377,15 @@ static void walk_cmd(struct child_process *cp, const struct verifying *vf,
 		strvec_push(&cp->args, vf->tip.buf);
 	else
 		strvec_pushf(&cp->args, "%s^{commit}", vf->want.buf);
-	cp->out = out;
-	cp->err = err;
-	cp->err_max = 65536;
 }
 
-/*
- * What walk_cmd()'s git said (it exited rc; its lines cut in out) into
- * w: 0, or -1 with why it failed.
- */
-static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
-		      const char *since, const struct strbuf *upstream,
-		      struct walk *w, struct strbuf *why)
+/* What walk_cmd()'s git said into w (its lines cut in out). */
+static void walk_parse(struct strbuf *out, const char *since,
+		       const struct strbuf *upstream, struct walk *w)
 {
 	size_t hexlen = upstream->len;
 	char *line, *nl, *subject;
 
-	if (rc) {
-		run_reason(why, "git rev-list", rc, err);
-		return -1;
-	}
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
 		if (strlen(line) < 2 * hexlen + 3 || line[hexlen + 1] != ' ' ||
@@ -420,7 +408,6 @@ static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
 	}
 	if (w->pulled.nr)
 		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
-	return 0;
 }
 
 /*
@@ -488,17 +475,18 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	struct child_process log = CHILD_PROCESS_INIT;
 	struct child_process beside = CHILD_PROCESS_INIT;
 	struct child_process merging = CHILD_PROCESS_INIT, *cps[2];
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct strvec bases = STRVEC_INIT;
 	int rc = -1, rcs[2];
 	size_t n = 0;
 
 	/* first the one walk: a merged tip needs no merge */
 	strbuf_add(&j->since, req->base.s, req->base.len);
-	walk_cmd(&log, vf, &out, &err);
-	if (walk_parse(run_git(&log), &out, &err, j->since.buf,
-		       &p->upstream.oid, w, &j->why))
+	walk_cmd(&log, vf);
+	log.out = &out;
+	if (run_or_fail(&log, "git rev-list", &j->why))
 		goto out;
+	walk_parse(&out, j->since.buf, &p->upstream.oid, w);
 	if (!vf->tip.len && find_tip(vf, j, w))
 		goto out;
 	/* <upstream> as resolved, and the tip: no second rev-parse */
@@ -530,7 +518,6 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	rc = 0;
 out:
 	strbuf_release(&out);
-	strbuf_release(&err);
 	strvec_clear(&bases);
 	return rc;
 }
