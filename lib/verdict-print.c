@@ -12,14 +12,18 @@ static void add_totals(struct strbuf *sb, const struct stat_totals *t)
 	strbuf_addstr(sb, stat_totals_line(line, t));
 }
 
-static void add_file_counts(struct strbuf *sb, const struct numstat_file *f,
-			    int porcelain)
+/* A file of the clean diff: its counts and its path, a line. */
+static void add_file(struct strbuf *sb, const struct numstat_file *f,
+		     int porcelain, int quote_high)
 {
 	if (f->added < 0)
 		strbuf_addstr(sb, porcelain ? "- -" : "binary");
 	else
 		strbuf_addf(sb, porcelain ? "%ld %ld" : "+%ld -%ld", f->added,
 			    f->deleted);
+	strbuf_addch(sb, ' ');
+	quote_c_style(sb, f->path, f->path_len, porcelain || quote_high);
+	strbuf_addch(sb, '\n');
 }
 
 static void add_row_count(struct strbuf *sb, const struct stat_row *r,
@@ -31,19 +35,6 @@ static void add_row_count(struct strbuf *sb, const struct stat_row *r,
 		strbuf_addstr(sb, porcelain ? "u" : "unmerged");
 	else
 		strbuf_addf(sb, "%ld", r->changes);
-}
-
-/*
- * A row's name, as the mail has it: every byte from outside is shown
- * escaped (quote_shown()), and a record of --porcelain is C-quoted.
- */
-static void add_row_name(struct strbuf *sb, const struct stat_row *r,
-			 int porcelain)
-{
-	if (porcelain)
-		quote_c_style(sb, r->name.s, r->name.len, 1);
-	else
-		quote_shown(sb, r->name.s, r->name.len);
 }
 
 /*
@@ -72,13 +63,19 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	int shown = 0;
 
 	for (i = 0; i < req->block.nr_rows; i++) {
+		const struct str *name = &req->block.row[i].name;
+
 		if (mt->file_of[i] >= 0)
 			continue;
 		add_item(sb, porcelain, &shown, "only-request",
 			 "only in the request", "  ");
 		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addch(sb, ' ');
-		add_row_name(sb, &req->block.row[i], porcelain);
+		/* the mail's bytes: shown escaped, or in a record C-quoted */
+		if (porcelain)
+			quote_c_style(sb, name->s, name->len, 1);
+		else
+			quote_shown(sb, name->s, name->len);
 		strbuf_addch(sb, '\n');
 	}
 	shown = 0;
@@ -87,18 +84,13 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			continue;
 		add_item(sb, porcelain, &shown, "only-clean",
 			 "only in the clean diffstat", "  ");
-		add_file_counts(sb, &ns->file[j], porcelain);
-		strbuf_addch(sb, ' ');
-		quote_c_style(sb, ns->file[j].path, ns->file[j].path_len,
-			      porcelain || quote_high);
-		strbuf_addch(sb, '\n');
+		add_file(sb, &ns->file[j], porcelain, quote_high);
 	}
 	shown = 0;
 	for (i = 0; i < req->block.nr_rows; i++) {
 		const struct numstat_file *f;
 
-		/* a row matched to no file: none of the diff's (it may have none) */
-		if (mt->file_of[i] < 0 || (size_t)mt->file_of[i] >= ns->nr)
+		if (mt->file_of[i] < 0)
 			continue;
 		f = &ns->file[mt->file_of[i]];
 		if (match_same_numbers(&req->block.row[i], f))
@@ -107,10 +99,7 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			 "counted differently", "  request ");
 		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addstr(sb, porcelain ? " " : ", clean ");
-		add_file_counts(sb, f, porcelain);
-		strbuf_addch(sb, ' ');
-		quote_c_style(sb, f->path, f->path_len, porcelain || quote_high);
-		strbuf_addch(sb, '\n');
+		add_file(sb, f, porcelain, quote_high);
 	}
 }
 
