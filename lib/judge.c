@@ -358,11 +358,10 @@ struct walk {
 	int boundary;			/* some commit of <upstream> met */
 	int fast_forward;		/* <upstream> itself met */
 	int since_met;			/* the "since" commit met */
-	struct strbuf tip, tree, subject;	/* its first commit's */
+	struct strbuf tree;		/* its first commit's */
 };
 
-#define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT, STRBUF_INIT, \
-		    STRBUF_INIT }
+#define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT }
 
 static void walk_cmd(struct child_process *cp, const struct verifying *vf)
 {
@@ -379,10 +378,14 @@ static void walk_cmd(struct child_process *cp, const struct verifying *vf)
 		strvec_pushf(&cp->args, "%s^{commit}", vf->want.buf);
 }
 
-/* What walk_cmd()'s git said into w (its lines cut in out). */
+/*
+ * What walk_cmd()'s git said into w (its lines cut in out), and the tip
+ * and its subject into vf when it was not known: the first commit.
+ */
 static void walk_parse(struct strbuf *out, const char *since,
-		       const struct strbuf *upstream, struct walk *w)
+		       struct verifying *vf, struct walk *w)
 {
+	const struct strbuf *upstream = &vf->p.upstream.oid;
 	size_t hexlen = upstream->len;
 	char *line, *nl, *subject;
 
@@ -400,9 +403,11 @@ static void walk_parse(struct strbuf *out, const char *since,
 			continue;
 		}
 		if (!w->nr++) {
-			strbuf_add(&w->tip, line + 1, hexlen);
 			strbuf_add(&w->tree, line + hexlen + 2, hexlen);
-			strbuf_addstr(&w->subject, subject);
+			if (!vf->tip.len) {
+				strbuf_add(&vf->tip, line + 1, hexlen);
+				strbuf_addstr(&vf->subject, subject);
+			}
 		}
 		strvec_push(&w->pulled, subject);
 	}
@@ -411,25 +416,19 @@ static void walk_parse(struct strbuf *out, const char *since,
 }
 
 /*
- * The tip, when the walk started from the mail's "up to" commit: its
- * first commit, or, when it showed none, the commit git log -1 finds,
- * merged already; 0, or -1 with j->tip_missing when it is not here.
+ * The tip, when the walk from the mail's "up to" commit showed none:
+ * the commit git log -1 finds, merged already; 0, or -1 with
+ * j->tip_missing when it is not here.
  */
-static int find_tip(struct verifying *vf, struct judgement *j,
-		    const struct walk *w)
+static int find_tip(struct verifying *vf, struct judgement *j)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
-	int rc = 0;
+	int rc;
 
-	if (w->nr) {
-		strbuf_add(&vf->tip, w->tip.buf, w->tip.len);
-		strbuf_add(&vf->subject, w->subject.buf, w->subject.len);
-	} else {
-		fetch_local_commit_cmd(&cp, vf->want.buf, &out);
-		rc = commit_found(run_git(&cp), &out, &vf->tip, &vf->subject);
-		j->tip_missing = !!rc;
-	}
+	fetch_local_commit_cmd(&cp, vf->want.buf, &out);
+	rc = commit_found(run_git(&cp), &out, &vf->tip, &vf->subject);
+	j->tip_missing = !!rc;
 	strbuf_release(&out);
 	return rc;
 }
@@ -486,8 +485,8 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	log.out = &out;
 	if (run_or_fail(&log, "git rev-list", &j->why))
 		goto out;
-	walk_parse(&out, j->since.buf, &p->upstream.oid, w);
-	if (!vf->tip.len && find_tip(vf, j, w))
+	walk_parse(&out, j->since.buf, vf, w);
+	if (!vf->tip.len && find_tip(vf, j))
 		goto out;
 	/* <upstream> as resolved, and the tip: no second rev-parse */
 	p->head.name = vf->tip.buf;
@@ -697,9 +696,7 @@ void judge(struct verifying *vf, struct judgement *j)
 		strbuf_add(&vf->merged_tree, tree->buf, tree->len);
 out:
 	strvec_clear(&w.pulled);
-	strbuf_release(&w.tip);
 	strbuf_release(&w.tree);
-	strbuf_release(&w.subject);
 }
 
 void judgement_release(struct judgement *j)
