@@ -103,10 +103,6 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	}
 }
 
-/*
- * What the finder undid or found wrong in the request's text: a note a
- * line, before its report, or with porcelain a "damage" record a kind.
- */
 void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			  int porcelain)
 {
@@ -149,11 +145,6 @@ void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			    req->nr_extra_blocks);
 }
 
-/*
- * The records every --porcelain report starts with: message <n>, part
- * <i> <n> in a message that holds several requests, and the damage
- * records of its text.
- */
 void verdict_print_records(struct strbuf *sb, const struct pullmsg *msg)
 {
 	strbuf_addf(sb, "message %zu\n", msg->number);
