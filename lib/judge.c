@@ -223,9 +223,9 @@ static const char *other_algorithm(const struct merge *m,
 		"myers", "minimal", "patience", "histogram"
 	};
 	const char *found = NULL;
-	size_t i;
+	size_t i, nr = sizeof(algorithms) / sizeof(*algorithms);
 
-	for (i = 0; !found && i < sizeof(algorithms) / sizeof(*algorithms); i++) {
+	for (i = 0; !found && !why->len && i < nr; i++) {
 		struct strvec args = STRVEC_INIT;
 		struct strbuf out = STRBUF_INIT;
 		struct numstat ns = NUMSTAT_INIT;
@@ -242,8 +242,6 @@ static const char *other_algorithm(const struct merge *m,
 		numstat_release(&ns);
 		strbuf_release(&out);
 		strvec_clear(&args);
-		if (why->len)
-			break;
 	}
 	return found;
 }
