@@ -5,11 +5,13 @@
 #include "quote.h"
 #include "verdict-print.h"
 
-static void add_totals(struct strbuf *sb, const struct stat_totals *t)
+/* A line of totals for a person, after its label. */
+static void add_totals(struct strbuf *sb, const char *label,
+		       const struct stat_totals *t)
 {
 	char line[STAT_TOTALS_MAX];
 
-	strbuf_addstr(sb, stat_totals_line(line, t));
+	strbuf_addf(sb, "%s%s\n", label, stat_totals_line(line, t));
 }
 
 /* A file of the clean diff: its counts and its path, a line. */
@@ -234,9 +236,7 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 				    vf->earlier[i].number);
 		strbuf_addstr(sb, " pulled first\n");
 	}
-	strbuf_addstr(sb, "request's diffstat: ");
-	add_totals(sb, &rt);
-	strbuf_addch(sb, '\n');
+	add_totals(sb, "request's diffstat: ", &rt);
 }
 
 /* The records every --porcelain report starts with. */
@@ -367,9 +367,7 @@ void verdict_print_human(struct strbuf *sb, const struct verifying *vf,
 		strbuf_addstr(sb, ", pulled before it\n");
 		return;
 	}
-	strbuf_addstr(sb, "clean diffstat:     ");
-	add_totals(sb, &j->clean_totals);
-	strbuf_addch(sb, '\n');
+	add_totals(sb, "clean diffstat:     ", &j->clean_totals);
 	add_verdict(sb, vf, j);
 }
 
