@@ -14,35 +14,6 @@ const char *const verdict_name[NR_VERDICTS] = {
 	"matches", "messy", "differs", "conflicts", "error"
 };
 
-static int same_totals(const struct pullreq *req, const struct stat_totals *t)
-{
-	const struct pullreq_block *b = &req->block;
-
-	return b->files == t->files && b->insertions == t->insertions &&
-	       b->deletions == t->deletions;
-}
-
-/*
- * Parse out, the output of a git diff --numstat -z, into ns.  When stat
- * is not NULL, the diff also had --stat --summary, which git prints
- * after the numstat records: stat gets that text, which starts after
- * the last NUL (each record ends with one).
- */
-static void parse_numstat(const struct strbuf *out, struct numstat *ns,
-			  struct strbuf *stat)
-{
-	const char *why;
-	size_t len = out->len;
-
-	if (stat) {
-		while (len && out->buf[len - 1])
-			len--;
-		strbuf_add(stat, out->buf + len, out->len - len);
-	}
-	if (numstat_parse(out->buf, len, ns, &why))
-		die("cannot parse the output of git diff --numstat: %s", why);
-}
-
 /*
  * Run cp, a git whose failure is this request's, not the whole run's:
  * 0, or -1 with why it failed (what: "git diff").
@@ -98,19 +69,33 @@ static const char *const numstat_moved[] = {
 	"-M", "--numstat", "-z", "--diff-filter=m", "--no-relative", NULL
 };
 
-
 /*
- * Does the --summary of a diff (after its --stat) name a copy?  Its
- * lines start " create mode", " delete mode", " mode change",
- * " rename ", " rewrite " or " copy ", the paths after.  A --stat line
- * of a file named "copy ..." says yes too: that costs only a diff.
+ * Run cp, a git diff --numstat -z, its output into out and its records
+ * into ns: 0, or -1 with why it failed.  With stat, the diff also had
+ * --stat --summary, which git prints after the records: stat gets that
+ * text, which starts after the last NUL (each record ends with one).
  */
-static int has_copies(const struct strbuf *stat)
+static int run_diff(struct child_process *cp, struct strbuf *out,
+		    struct numstat *ns, struct strbuf *stat, struct strbuf *why)
 {
-	return strstr(stat->buf, "\n copy ") != NULL;
+	const char *err;
+	size_t len;
+
+	cp->out = out;
+	if (run_or_fail(cp, "git diff", why))
+		return -1;
+	len = out->len;
+	if (stat) {
+		while (len && out->buf[len - 1])
+			len--;
+		strbuf_add(stat, out->buf + len, out->len - len);
+	}
+	if (numstat_parse(out->buf, len, ns, &err))
+		die("cannot parse the output of git diff --numstat: %s", err);
+	return 0;
 }
 
-/* A diff of the merge, its output parsed into ns (its text into stat). */
+/* A diff of the merge, into run_diff()'s out, ns and stat. */
 static int diff_merge(const struct merge *m, const char *const *format,
 		      struct strbuf *out, struct numstat *ns,
 		      struct strbuf *stat, struct strbuf *why)
@@ -118,11 +103,7 @@ static int diff_merge(const struct merge *m, const char *const *format,
 	struct child_process cp = CHILD_PROCESS_INIT;
 
 	merge_diff(&cp, m, NULL, format);
-	cp.out = out;
-	if (run_or_fail(&cp, "git diff", why))
-		return -1;
-	parse_numstat(out, ns, stat);
-	return 0;
+	return run_diff(&cp, out, ns, stat, why);
 }
 
 /* git's order of a diff's files: by the path each ends up at */
@@ -199,11 +180,13 @@ static int renames_diff(const struct judgement *j, struct strbuf *out,
 static int request_is(const struct pullreq *req, const struct numstat *ns,
 		      struct match *mt)
 {
+	const struct pullreq_block *b = &req->block;
 	struct stat_totals t;
 
 	match_rows(req, ns, mt);
 	stat_numstat_totals(ns, &t);
-	return !mt->differences && same_totals(req, &t);
+	return !mt->differences && b->files == t.files &&
+	       b->insertions == t.insertions && b->deletions == t.deletions;
 }
 
 /*
@@ -240,29 +223,25 @@ static const char *other_algorithm(const struct merge *m,
 		"myers", "minimal", "patience", "histogram"
 	};
 	const char *found = NULL;
-	size_t i;
+	size_t i, nr = sizeof(algorithms) / sizeof(*algorithms);
 
-	for (i = 0; !found && i < sizeof(algorithms) / sizeof(*algorithms); i++) {
-		const char *args[8];
-		struct strbuf out = STRBUF_INIT, opt = STRBUF_INIT;
+	for (i = 0; !found && !why->len && i < nr; i++) {
+		struct strvec args = STRVEC_INIT;
+		struct strbuf out = STRBUF_INIT;
 		struct numstat ns = NUMSTAT_INIT;
 		struct match mt = { NULL, NULL, 0 };
 		size_t k;
 
-		strbuf_addf(&opt, "--diff-algorithm=%s", algorithms[i]);
 		for (k = 0; format[k]; k++)
-			args[k] = format[k];
-		args[k++] = opt.buf;
-		args[k] = NULL;
-		if (!diff_merge(m, args, &out, &ns, NULL, why) &&
+			strvec_push(&args, format[k]);
+		strvec_pushf(&args, "--diff-algorithm=%s", algorithms[i]);
+		if (!diff_merge(m, args.v, &out, &ns, NULL, why) &&
 		    request_is(req, &ns, &mt))
 			found = algorithms[i];
 		match_release(&mt);
 		numstat_release(&ns);
 		strbuf_release(&out);
-		strbuf_release(&opt);
-		if (why->len)
-			break;
+		strvec_clear(&args);
 	}
 	return found;
 }
@@ -304,7 +283,8 @@ static void since_cmd(struct child_process *cp, const char *since,
 static void find_earlier(const struct verifying *vf, int conflicts,
 			 struct strvec *numbers)
 {
-	size_t i, nr = vf->nr_earlier + 1;
+	/* with conflicts, only the tips' merges: no count of its own */
+	size_t i, first = conflicts ? 1 : 0, nr = vf->nr_earlier + 1;
 	struct child_process *cps = xmalloc(nr * sizeof(*cps));
 	struct child_process **p = xmalloc(nr * sizeof(struct child_process *));
 	struct strbuf *out = xmalloc(nr * sizeof(*out));
@@ -312,7 +292,7 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 	int *rcs = xmalloc(nr * sizeof(*rcs));
 
 	quarantine_env(&env, vf->p.objdir.buf);
-	for (i = 0; i < nr; i++) {
+	for (i = first; i < nr; i++) {
 		const char *other = i ? vf->earlier[i - 1].tip : NULL;
 
 		strbuf_init(&out[i]);
@@ -320,7 +300,7 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 		p[i] = &cps[i];
 		cps[i].out = &out[i];
 		cps[i].no_stderr = 1;
-		if (conflicts && other) {
+		if (conflicts) {
 			strvec_pushl(&cps[i].args, "merge-tree", "--write-tree",
 				     other, vf->tip.buf, NULL);
 			strvec_pushv(&cps[i].env, env.v, env.nr);
@@ -332,18 +312,13 @@ static void find_earlier(const struct verifying *vf, int conflicts,
 		if (other)
 			strvec_pushf(&cps[i].args, "^%s", other);
 	}
-	if (conflicts) {
-		strvec_clear(&cps[0].args);	/* only the tips' merges */
-		run_git_all(p + 1, rcs + 1, nr - 1);
-	} else {
-		run_git_all(p, rcs, nr);
-	}
+	run_git_all(p + first, rcs + first, nr - first);
 	for (i = 1; i < nr; i++)
 		if (conflicts ? rcs[i] == 1 :
 		    !rcs[0] && !rcs[i] &&
 		    strtol(out[i].buf, NULL, 10) < strtol(out[0].buf, NULL, 10))
 			strvec_pushf(numbers, "%zu", vf->earlier[i - 1].number);
-	for (i = 0; i < nr; i++)
+	for (i = first; i < nr; i++)
 		strbuf_release(&out[i]);
 	strvec_clear(&env);
 	free(cps);
@@ -381,14 +356,12 @@ struct walk {
 	int boundary;			/* some commit of <upstream> met */
 	int fast_forward;		/* <upstream> itself met */
 	int since_met;			/* the "since" commit met */
-	struct strbuf tip, tree, subject;	/* its first commit's */
+	struct strbuf tree;		/* its first commit's */
 };
 
-#define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT, STRBUF_INIT, \
-		    STRBUF_INIT }
+#define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT }
 
-static void walk_cmd(struct child_process *cp, const struct verifying *vf,
-		     struct strbuf *out, struct strbuf *err)
+static void walk_cmd(struct child_process *cp, const struct verifying *vf)
 {
 	strvec_pushl(&cp->args, "rev-list", "--boundary", "--no-commit-header",
 		     "--format=%m%H %T %s", NULL);
@@ -401,26 +374,19 @@ static void walk_cmd(struct child_process *cp, const struct verifying *vf,
 		strvec_push(&cp->args, vf->tip.buf);
 	else
 		strvec_pushf(&cp->args, "%s^{commit}", vf->want.buf);
-	cp->out = out;
-	cp->err = err;
-	cp->err_max = 65536;
 }
 
 /*
- * What walk_cmd()'s git said (it exited rc; its lines cut in out) into
- * w: 0, or -1 with why it failed.
+ * What walk_cmd()'s git said into w (its lines cut in out), and the tip
+ * and its subject into vf when it was not known: the first commit.
  */
-static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
-		      const char *since, const struct strbuf *upstream,
-		      struct walk *w, struct strbuf *why)
+static void walk_parse(struct strbuf *out, const char *since,
+		       struct verifying *vf, struct walk *w)
 {
+	const struct strbuf *upstream = &vf->p.upstream.oid;
 	size_t hexlen = upstream->len;
 	char *line, *nl, *subject;
 
-	if (rc) {
-		run_reason(why, "git rev-list", rc, err);
-		return -1;
-	}
 	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
 		if (strlen(line) < 2 * hexlen + 3 || line[hexlen + 1] != ' ' ||
@@ -435,70 +401,58 @@ static int walk_parse(int rc, struct strbuf *out, const struct strbuf *err,
 			continue;
 		}
 		if (!w->nr++) {
-			strbuf_add(&w->tip, line + 1, hexlen);
 			strbuf_add(&w->tree, line + hexlen + 2, hexlen);
-			strbuf_addstr(&w->subject, subject);
+			if (!vf->tip.len) {
+				strbuf_add(&vf->tip, line + 1, hexlen);
+				strbuf_addstr(&vf->subject, subject);
+			}
 		}
 		strvec_push(&w->pulled, subject);
 	}
 	if (w->pulled.nr)
 		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
-	return 0;
 }
 
 /*
- * The tip, when the walk started from the mail's "up to" commit: its
- * first commit, or, when it showed none, the commit git log -1 finds,
- * merged already; 0, or -1 with j->tip_missing when it is not here.
+ * The tip, when the walk from the mail's "up to" commit showed none:
+ * the commit git log -1 finds, merged already; 0, or -1 with
+ * j->tip_missing when it is not here.
  */
-static int find_tip(struct verifying *vf, struct judgement *j,
-		    const struct walk *w)
+static int find_tip(struct verifying *vf, struct judgement *j)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
-	int rc = 0;
+	int rc;
 
-	if (w->nr) {
-		strbuf_add(&vf->tip, w->tip.buf, w->tip.len);
-		strbuf_add(&vf->subject, w->subject.buf, w->subject.len);
-	} else {
-		fetch_local_commit_cmd(&cp, vf->want.buf, &out);
-		rc = commit_found(run_git(&cp), &out, &vf->tip, &vf->subject);
-		j->tip_missing = !!rc;
-	}
+	fetch_local_commit_cmd(&cp, vf->want.buf, &out);
+	rc = commit_found(run_git(&cp), &out, &vf->tip, &vf->subject);
+	j->tip_missing = !!rc;
 	strbuf_release(&out);
 	return rc;
 }
 
 /*
- * How many of the commits the mail's shortlog (main_block) or its other
- * shortlog and diffstat blocks (one pasted from another request) list
- * pulling the tip does not bring: their subjects not among pulled.
+ * How many of the commits a shortlog block of the mail lists pulling
+ * the tip does not bring: their subjects not among pulled.
  */
-static long foreign_commits(const struct pullreq *req, int main_block,
+static long foreign_commits(const struct pullreq_block *b,
 			    const struct strvec *pulled)
 {
 	struct strbuf subject = STRBUF_INIT;
-	size_t b, a, k;
+	size_t a, k;
 	long n = 0;
 
-	for (b = 0; b < (main_block ? 1 : req->nr_extra_blocks); b++)
-		for (a = 0; a < (main_block ? req->block.nr_authors :
-				 req->extra[b].nr_authors); a++) {
-			const struct pullreq_author *au = main_block ?
-				&req->block.author[a] : &req->extra[b].author[a];
+	for (a = 0; a < b->nr_authors; a++)
+		for (k = 0; k < b->author[a].nr_subjects; k++) {
+			const struct str *s = &b->author[a].subject[k];
+			const char *key;
 
-			for (k = 0; k < au->nr_subjects; k++) {
-				const char *key;
-
-				strbuf_reset(&subject);
-				strbuf_add(&subject, au->subject[k].s,
-					   au->subject[k].len);
-				key = subject.buf;
-				n += !pulled->nr ||
-				     !bsearch(&key, pulled->v, pulled->nr,
-					      sizeof(*pulled->v), cmp_str);
-			}
+			strbuf_reset(&subject);
+			strbuf_add(&subject, s->s, s->len);
+			key = subject.buf;
+			n += !pulled->nr ||
+			     !bsearch(&key, pulled->v, pulled->nr,
+				      sizeof(*pulled->v), cmp_str);
 		}
 	strbuf_release(&subject);
 	return n;
@@ -518,18 +472,19 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	struct child_process log = CHILD_PROCESS_INIT;
 	struct child_process beside = CHILD_PROCESS_INIT;
 	struct child_process merging = CHILD_PROCESS_INIT, *cps[2];
-	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	struct strvec bases = STRVEC_INIT;
 	int rc = -1, rcs[2];
 	size_t n = 0;
 
 	/* first the one walk: a merged tip needs no merge */
 	strbuf_add(&j->since, req->base.s, req->base.len);
-	walk_cmd(&log, vf, &out, &err);
-	if (walk_parse(run_git(&log), &out, &err, j->since.buf,
-		       &p->upstream.oid, w, &j->why))
+	walk_cmd(&log, vf);
+	log.out = &out;
+	if (run_or_fail(&log, "git rev-list", &j->why))
 		goto out;
-	if (!vf->tip.len && find_tip(vf, j, w))
+	walk_parse(&out, j->since.buf, vf, w);
+	if (!vf->tip.len && find_tip(vf, j))
 		goto out;
 	/* <upstream> as resolved, and the tip: no second rev-parse */
 	p->head.name = vf->tip.buf;
@@ -560,7 +515,6 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	rc = 0;
 out:
 	strbuf_release(&out);
-	strbuf_release(&err);
 	strvec_clear(&bases);
 	return rc;
 }
@@ -585,10 +539,8 @@ static int judge_messy(const struct verifying *vf, struct judgement *j)
 	if (merge_bases(&vf->p, &bases, &j->why))
 		goto out;
 	request_pull_diff(&cp, &vf->p, bases.v[0], NULL, numstat);
-	cp.out = &out;
-	if (run_or_fail(&cp, "git diff", &j->why))
+	if (run_diff(&cp, &out, &rp, NULL, &j->why))
 		goto out;
-	parse_numstat(&out, &rp, NULL);
 	rc = request_is(&vf->msg->req, &rp, &rpmt);
 	if (rc)
 		strbuf_addstr(&j->base, bases.v[0]);
@@ -652,14 +604,17 @@ static enum verdict judge_diffs(struct verifying *vf, struct judgement *j,
 	struct match mmt = { NULL, NULL, 0 };
 	enum verdict v = FAILED;
 	int copies, messy;
+	size_t i;
 
 	/* merged: nothing to pull, every diff empty */
 	if (!j->merged && diff_merge(&j->merge, numstat_stat, &j->clean_out,
 				     &j->clean, &j->clean_stat, &j->why))
 		goto out;
 	stat_numstat_totals(&j->clean, &j->clean_totals);
-	if (req->nr_extra_blocks &&
-	    (j->foreign = foreign_commits(req, 0, &w->pulled))) {
+	/* a shortlog pasted from another request, after the request's */
+	for (i = 0; i < req->nr_extra_blocks; i++)
+		j->foreign += foreign_commits(&req->extra[i], &w->pulled);
+	if (j->foreign) {
 		j->reason = WHY_FOREIGN;
 		v = DIFFERS;
 		goto out;
@@ -668,8 +623,12 @@ static enum verdict judge_diffs(struct verifying *vf, struct judgement *j,
 		v = MATCHES;
 		goto out;
 	}
-	/* without a copy, -M finds what -C found: no second diff */
-	copies = has_copies(&j->clean_stat);
+	/*
+	 * Without a copy, -M finds what -C found: no second diff.  A line
+	 * of --summary starts " copy " for one (a --stat line of a file
+	 * named "copy ..." too: that costs only a diff).
+	 */
+	copies = strstr(j->clean_stat.buf, "\n copy ") != NULL;
 	if (copies && renames_diff(j, &out_m, &renames, &j->why))
 		goto out;
 	if (copies && request_is(req, &renames, &mmt)) {
@@ -706,6 +665,7 @@ out:
 void judge(struct verifying *vf, struct judgement *j)
 {
 	const struct pullreq *req = &vf->msg->req;
+	const struct strbuf *tree;
 	struct walk w = WALK_INIT;
 
 	memset(j, 0, sizeof(*j));
@@ -720,8 +680,7 @@ void judge(struct verifying *vf, struct judgement *j)
 	strbuf_init(&j->clean_stat);
 	if (judge_merge(vf, j, &w))
 		goto out;
-	if (req->block.nr_authors)
-		j->shortlog_foreign = foreign_commits(req, 1, &w.pulled);
+	j->shortlog_foreign = foreign_commits(&req->block, &w.pulled);
 	if (j->merge.conflicted) {
 		if (vf->nr_earlier)
 			find_earlier(vf, 1, &j->earlier);
@@ -730,17 +689,12 @@ void judge(struct verifying *vf, struct judgement *j)
 	}
 	j->verdict = judge_diffs(vf, j, &w);
 	/* the tree pulling it makes: --in-order merges the next into it */
-	if (j->verdict != FAILED && j->merged)
-		strbuf_add(&vf->merged_tree, vf->p.upstream_tree.buf,
-			   vf->p.upstream_tree.len);
-	else if (j->verdict != FAILED)
-		strbuf_add(&vf->merged_tree, j->merge.tree.buf,
-			   j->merge.tree.len);
+	tree = j->merged ? &vf->p.upstream_tree : &j->merge.tree;
+	if (j->verdict != FAILED)
+		strbuf_add(&vf->merged_tree, tree->buf, tree->len);
 out:
 	strvec_clear(&w.pulled);
-	strbuf_release(&w.tip);
 	strbuf_release(&w.tree);
-	strbuf_release(&w.subject);
 }
 
 void judgement_release(struct judgement *j)

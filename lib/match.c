@@ -80,17 +80,22 @@ static size_t tree_min(const struct index *x, size_t node, size_t lo,
 	return l;
 }
 
+/* Node i of the tree: the lesser of its children's minima. */
+static void tree_pull(struct index *x, size_t i)
+{
+	size_t a = x->tree[2 * i], b = x->tree[2 * i + 1];
+
+	x->tree[i] = a == NONE || (b != NONE && b < a) ? b : a;
+}
+
 /* Free no more: the leaf at pos, and the minima above it. */
 static void tree_clear(struct index *x, size_t pos)
 {
 	size_t i = x->size + pos;
 
 	x->tree[i] = NONE;
-	for (i /= 2; i; i /= 2) {
-		size_t a = x->tree[2 * i], b = x->tree[2 * i + 1];
-
-		x->tree[i] = a == NONE || (b != NONE && b < a) ? b : a;
-	}
+	for (i /= 2; i; i /= 2)
+		tree_pull(x, i);
 }
 
 static void index_build(struct index *x)
@@ -103,42 +108,28 @@ static void index_build(struct index *x)
 	x->tree = xmalloc(2 * x->size * sizeof(*x->tree));
 	for (i = 0; i < x->size; i++)
 		x->tree[x->size + i] = i < x->nr ? x->e[i].file : NONE;
-	for (i = x->size - 1; i >= 1; i--) {
-		size_t a = x->tree[2 * i], b = x->tree[2 * i + 1];
-
-		x->tree[i] = a == NONE || (b != NONE && b < a) ? b : a;
-	}
+	for (i = x->size - 1; i >= 1; i--)
+		tree_pull(x, i);
 }
 
-/* The first entry not less than the key (strictly greater: above). */
+/*
+ * The first entry not less than the key, or strictly greater (above);
+ * with prefix, the entries that start with the key count as equal to it.
+ */
 static size_t bound(const struct index *x, long class, const char *s,
-		    size_t len, int above)
+		    size_t len, int above, int prefix)
 {
 	size_t lo = 0, hi = x->nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_key(&x->e[mid], class, s, len);
+		struct entry e = x->e[mid];
+		int c;
 
+		if (prefix && e.len > len)
+			e.len = len;
+		c = cmp_key(&e, class, s, len);
 		if (c < 0 || (above && !c))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The first entry from lo on that does not start with the key. */
-static size_t prefix_end(const struct index *x, size_t lo, long class,
-			 const char *s, size_t len)
-{
-	size_t hi = x->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct entry *e = &x->e[mid];
-
-		if (e->class == class && e->len >= len && !memcmp(e->s, s, len))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -191,11 +182,7 @@ struct indexes {
 static void add_entry(struct index *x, const char *s, size_t len, long class,
 		      size_t file)
 {
-	x->e[x->nr].s = s;
-	x->e[x->nr].len = len;
-	x->e[x->nr].class = class;
-	x->e[x->nr].file = file;
-	x->nr++;
+	x->e[x->nr++] = (struct entry){ s, len, class, file };
 }
 
 static void indexes_build(struct indexes *ix, const struct numstat *ns)
@@ -263,8 +250,8 @@ static size_t find_file(struct indexes *ix, const struct stat_row *r,
 	if (!same_numbers)
 		class = 0;
 	x = &ix->x[same_numbers ? 1 : 0];
-	lo = bound(x, class, r->name.s, len, 0);
-	hi = bound(x, class, r->name.s, len, 1);
+	lo = bound(x, class, r->name.s, len, 0, 0);
+	hi = bound(x, class, r->name.s, len, 1, 0);
 	j = least_free(x, lo, hi, used);
 	/*
 	 * git cut the name at a column, then at a '/' after it: the tail
@@ -276,8 +263,8 @@ static size_t find_file(struct indexes *ix, const struct stat_row *r,
 		return j;
 	tail = reversed(r->name.s + 3, len - 3);
 	x = &ix->x[same_numbers ? 3 : 2];
-	lo = bound(x, class, tail, len - 3, 1);
-	hi = prefix_end(x, lo, class, tail, len - 3);
+	lo = bound(x, class, tail, len - 3, 1, 0);
+	hi = bound(x, class, tail, len - 3, 1, 1);
 	k = least_free(x, lo, hi, used);
 	free(tail);
 	return k < j ? k : j;

@@ -5,21 +5,27 @@
 #include "quote.h"
 #include "verdict-print.h"
 
-static void add_totals(struct strbuf *sb, const struct stat_totals *t)
+/* A line of totals for a person, after its label. */
+static void add_totals(struct strbuf *sb, const char *label,
+		       const struct stat_totals *t)
 {
 	char line[STAT_TOTALS_MAX];
 
-	strbuf_addstr(sb, stat_totals_line(line, t));
+	strbuf_addf(sb, "%s%s\n", label, stat_totals_line(line, t));
 }
 
-static void add_file_counts(struct strbuf *sb, const struct numstat_file *f,
-			    int porcelain)
+/* A file of the clean diff: its counts and its path, a line. */
+static void add_file(struct strbuf *sb, const struct numstat_file *f,
+		     int porcelain, int quote_high)
 {
 	if (f->added < 0)
 		strbuf_addstr(sb, porcelain ? "- -" : "binary");
 	else
 		strbuf_addf(sb, porcelain ? "%ld %ld" : "+%ld -%ld", f->added,
 			    f->deleted);
+	strbuf_addch(sb, ' ');
+	quote_c_style(sb, f->path, f->path_len, porcelain || quote_high);
+	strbuf_addch(sb, '\n');
 }
 
 static void add_row_count(struct strbuf *sb, const struct stat_row *r,
@@ -31,19 +37,6 @@ static void add_row_count(struct strbuf *sb, const struct stat_row *r,
 		strbuf_addstr(sb, porcelain ? "u" : "unmerged");
 	else
 		strbuf_addf(sb, "%ld", r->changes);
-}
-
-/*
- * A row's name, as the mail has it: every byte from outside is shown
- * escaped (quote_shown()), and a record of --porcelain is C-quoted.
- */
-static void add_row_name(struct strbuf *sb, const struct stat_row *r,
-			 int porcelain)
-{
-	if (porcelain)
-		quote_c_style(sb, r->name.s, r->name.len, 1);
-	else
-		quote_shown(sb, r->name.s, r->name.len);
 }
 
 /*
@@ -72,13 +65,19 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 	int shown = 0;
 
 	for (i = 0; i < req->block.nr_rows; i++) {
+		const struct str *name = &req->block.row[i].name;
+
 		if (mt->file_of[i] >= 0)
 			continue;
 		add_item(sb, porcelain, &shown, "only-request",
 			 "only in the request", "  ");
 		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addch(sb, ' ');
-		add_row_name(sb, &req->block.row[i], porcelain);
+		/* the mail's bytes: shown escaped, or in a record C-quoted */
+		if (porcelain)
+			quote_c_style(sb, name->s, name->len, 1);
+		else
+			quote_shown(sb, name->s, name->len);
 		strbuf_addch(sb, '\n');
 	}
 	shown = 0;
@@ -87,18 +86,13 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			continue;
 		add_item(sb, porcelain, &shown, "only-clean",
 			 "only in the clean diffstat", "  ");
-		add_file_counts(sb, &ns->file[j], porcelain);
-		strbuf_addch(sb, ' ');
-		quote_c_style(sb, ns->file[j].path, ns->file[j].path_len,
-			      porcelain || quote_high);
-		strbuf_addch(sb, '\n');
+		add_file(sb, &ns->file[j], porcelain, quote_high);
 	}
 	shown = 0;
 	for (i = 0; i < req->block.nr_rows; i++) {
 		const struct numstat_file *f;
 
-		/* a row matched to no file: none of the diff's (it may have none) */
-		if (mt->file_of[i] < 0 || (size_t)mt->file_of[i] >= ns->nr)
+		if (mt->file_of[i] < 0)
 			continue;
 		f = &ns->file[mt->file_of[i]];
 		if (match_same_numbers(&req->block.row[i], f))
@@ -107,17 +101,10 @@ static void add_differences(struct strbuf *sb, const struct pullreq *req,
 			 "counted differently", "  request ");
 		add_row_count(sb, &req->block.row[i], porcelain);
 		strbuf_addstr(sb, porcelain ? " " : ", clean ");
-		add_file_counts(sb, f, porcelain);
-		strbuf_addch(sb, ' ');
-		quote_c_style(sb, f->path, f->path_len, porcelain || quote_high);
-		strbuf_addch(sb, '\n');
+		add_file(sb, f, porcelain, quote_high);
 	}
 }
 
-/*
- * What the finder undid or found wrong in the request's text: a note a
- * line, before its report, or with porcelain a "damage" record a kind.
- */
 void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			  int porcelain)
 {
@@ -160,11 +147,6 @@ void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			    req->nr_extra_blocks);
 }
 
-/*
- * The records every --porcelain report starts with: message <n>, part
- * <i> <n> in a message that holds several requests, and the damage
- * records of its text.
- */
 void verdict_print_records(struct strbuf *sb, const struct pullmsg *msg)
 {
 	strbuf_addf(sb, "message %zu\n", msg->number);
@@ -254,9 +236,7 @@ static void add_heading(struct strbuf *sb, const struct verifying *vf)
 				    vf->earlier[i].number);
 		strbuf_addstr(sb, " pulled first\n");
 	}
-	strbuf_addstr(sb, "request's diffstat: ");
-	add_totals(sb, &rt);
-	strbuf_addch(sb, '\n');
+	add_totals(sb, "request's diffstat: ", &rt);
 }
 
 /* The records every --porcelain report starts with. */
@@ -387,9 +367,7 @@ void verdict_print_human(struct strbuf *sb, const struct verifying *vf,
 		strbuf_addstr(sb, ", pulled before it\n");
 		return;
 	}
-	strbuf_addstr(sb, "clean diffstat:     ");
-	add_totals(sb, &j->clean_totals);
-	strbuf_addch(sb, '\n');
+	add_totals(sb, "clean diffstat:     ", &j->clean_totals);
 	add_verdict(sb, vf, j);
 }
 
