@@ -501,7 +501,7 @@ static void start(struct verifying_all *all, const struct options *opts)
 	strbuf_add(&all->chain_tree, all->upstream.upstream_tree.buf,
 		   all->upstream.upstream_tree.len);
 	progress_wanted(opts->progress);
-	all->progress = start_progress("Verifying pull requests", 0);
+	all->progress = start_progress("Verifying pull requests");
 }
 
 /* After the last message: the summary, and everything let go. */
