@@ -204,25 +204,6 @@ int commit_found(int rc, const struct strbuf *out, struct strbuf *oid,
 	return 0;
 }
 
-/*
- * Does the fetch of url go through a relay of ours?  Over git:// (as
- * the receiver's insteadOf make it), unless the receiver has a proxy
- * command of their own, which is then the fetch's as it would be git's.
- */
-static int relayed(const struct fetch_settings *fs, const char *url)
-{
-	struct strbuf used = STRBUF_INIT;
-	enum fetchgate_transport kind;
-	int rc;
-
-	fetchgate_used_url(&fs->rewrites, url, &used);
-	rc = !fetchgate_check_url(used.buf, used.len, 1, &kind, NULL) &&
-	     kind == FETCHGATE_GIT && !fs->git_proxy &&
-	     !getenv("GIT_PROXY_COMMAND");
-	strbuf_release(&used);
-	return rc;
-}
-
 void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	       const struct fetch_request *rq, struct child_process *cp,
 	       struct strbuf *err)
@@ -247,7 +228,13 @@ void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	cp->err_max = 65536;
 	cp->timeout_ms = rq->timeout * 1000;
 	cp->idle_ms = rq->stall * 1000;
-	if (rq->stall && relayed(fs, rq->url)) {
+	/*
+	 * Over git://, through a relay of ours, unless the receiver has a
+	 * proxy command of their own, which is then the fetch's as it
+	 * would be git's.
+	 */
+	if (rq->stall && rq->transport == FETCHGATE_GIT && !fs->git_proxy &&
+	    !getenv("GIT_PROXY_COMMAND")) {
 		strvec_pushf(&cp->env, "GIT_PROXY_COMMAND=%s", relay_program());
 		strvec_pushf(&cp->env, "%s=%d", RELAY_ENV, RUN_WATCH_FD);
 		cp->watch = 1;

@@ -278,7 +278,6 @@ static void find_local_tip(struct verifying_all *all, struct request *r)
 	if (!commit_found(run_git(&cp), &out, &vf->tip, &vf->subject))
 		vf->how = "local";
 	strbuf_release(&out);
-	r->fetch = all->fetch;
 	r->fetch.url = vf->url.buf;
 	r->fetch.ref = vf->ref.buf;
 	r->fetch.number = all->nr;	/* a message may hold several */
@@ -303,6 +302,7 @@ static struct request *new_request(struct verifying_all *all,
 			.refetch = STRBUF_INIT },
 		.fail = STRBUF_INIT,
 		.err = STRBUF_INIT,
+		.fetch = all->fetch,
 	};
 	/* report() sets the tip as its <head> */
 	strbuf_init(&r->vf.p.head.oid);
@@ -320,7 +320,8 @@ static struct request *new_request(struct verifying_all *all,
 	else if (!opts->no_fetch)
 		/* the URL and ref, and what insteadOf makes of the URL */
 		fetchgate_check(&all->settings.rewrites, r->vf.url.buf,
-				r->vf.ref.buf, opts->allow_local, &r->fail);
+				r->vf.ref.buf, opts->allow_local,
+				&r->fetch.transport, &r->fail);
 	if (r->fail.len)
 		r->ready = 1;
 	else
