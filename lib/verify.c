@@ -47,8 +47,8 @@ struct verifying_all {
 	struct mail_input in;
 	int ended;			/* the input is read to its end */
 	size_t entries;			/* the messages' entries read so far */
-	struct request *head, **tail;	/* the window */
-	size_t in_window, window;	/* its requests; at most that many */
+	struct request *head, **tail;	/* the window: nr - reported long, */
+	size_t window;			/* at most that */
 	size_t nr;			/* the requests read so far */
 	size_t started;			/* fetches started */
 	size_t reported;		/* requests reported */
@@ -62,33 +62,6 @@ struct verifying_all {
 	struct pulled *pulled;
 	size_t nr_pulled, alloc_pulled;
 };
-
-/*
- * Judge r (judge.h) and write its report into sb: the verdict, or
- * FAILED with r->fail filled in and nothing written.
- */
-static enum verdict report(struct request *r, struct strbuf *sb)
-{
-	struct verifying *vf = &r->vf;
-	struct judgement j;
-	enum verdict v;
-
-	judge(vf, &j);
-	v = j.verdict;
-	if (j.tip_missing)
-		strbuf_addf(&r->fail, "the tip %s is not in this repository, "
-			    "and --no-fetch forbids fetching '%s' from '%s'",
-			    vf->want.buf, vf->ref.len ? vf->ref.buf : "HEAD",
-			    vf->url.buf);
-	else if (v == FAILED)
-		strbuf_add(&r->fail, j.why.buf, j.why.len);
-	else if (vf->opts->porcelain)
-		verdict_print_porcelain(sb, vf, &j);
-	else
-		verdict_print_human(sb, vf, &j);
-	judgement_release(&j);
-	return v;
-}
 
 /* A limit of the fetch: the command line's, the config's, or ours. */
 static int limit(int option, int config, int fallback)
@@ -178,12 +151,17 @@ static void request_release(struct request *r)
 	free(r);
 }
 
-/* The report of one request, its verdict counted, into sb. */
+/*
+ * The report of one request into sb, its verdict counted: judge.h's
+ * verdict, or FAILED with r->fail filled in.
+ */
 static void report_one(struct verifying_all *all, struct request *r,
 		       struct strbuf *sb)
 {
 	const struct options *opts = all->opts;
-	const struct pullmsg *msg = r->vf.msg;
+	struct verifying *vf = &r->vf;
+	const struct pullmsg *msg = vf->msg;
+	struct judgement j;
 	enum verdict v = FAILED;
 
 	if (all->mbox && !opts->porcelain) {
@@ -199,17 +177,32 @@ static void report_one(struct verifying_all *all, struct request *r,
 	/* a person's notes go first; porcelain's in the records */
 	if (!opts->porcelain)
 		verdict_print_damage(sb, &msg->req, 0);
-	if (r->vf.how && opts->in_order) {
+	if (vf->how && opts->in_order) {
 		/* into <upstream> with those before it pulled (judge()
 		   only reads them) */
-		r->vf.p.upstream.oid = all->chain;
-		r->vf.p.upstream_tree = all->chain_tree;
-		r->vf.earlier = all->pulled;
-		r->vf.nr_earlier = all->nr_pulled;
-		r->vf.upstream_oid = all->upstream.upstream.oid.buf;
+		vf->p.upstream.oid = all->chain;
+		vf->p.upstream_tree = all->chain_tree;
+		vf->earlier = all->pulled;
+		vf->nr_earlier = all->nr_pulled;
+		vf->upstream_oid = all->upstream.upstream.oid.buf;
 	}
-	if (r->vf.how)
-		v = report(r, sb);
+	if (vf->how) {
+		judge(vf, &j);
+		v = j.verdict;
+		if (j.tip_missing)
+			strbuf_addf(&r->fail, "the tip %s is not in this "
+				    "repository, and --no-fetch forbids "
+				    "fetching '%s' from '%s'", vf->want.buf,
+				    vf->ref.len ? vf->ref.buf : "HEAD",
+				    vf->url.buf);
+		else if (v == FAILED)
+			strbuf_add(&r->fail, j.why.buf, j.why.len);
+		else if (opts->porcelain)
+			verdict_print_porcelain(sb, vf, &j);
+		else
+			verdict_print_human(sb, vf, &j);
+		judgement_release(&j);
+	}
 	if (opts->in_order && v != FAILED && v != CONFLICTS)
 		pull_in_memory(all, r);
 	if (v == FAILED) {
@@ -244,7 +237,6 @@ static void report_ready(struct verifying_all *all)
 		all->head = r->next;
 		if (!all->head)
 			all->tail = &all->head;
-		all->in_window--;
 		all->reported++;
 		report_one(all, r, &sb);
 		progress_clear(all->progress);
@@ -363,7 +355,6 @@ static int read_next(struct verifying_all *all)
 		last = new_request(all, &msg->msg[i]);
 		*all->tail = last;
 		all->tail = &last->next;
-		all->in_window++;
 	}
 	if (last) {
 		last->message = msg;	/* freed with the last of its requests */
@@ -397,7 +388,7 @@ static int next_fetch(struct child_process *cp, void *data)
 					 ++all->fetching);
 			return 1;
 		}
-		if (all->ended || all->in_window >= all->window ||
+		if (all->ended || all->nr - all->reported >= all->window ||
 		    !read_next(all))
 			return 0;
 	}
