@@ -531,18 +531,15 @@ static void finish(struct verifying_all *all)
  * The flow: read the messages one at a time, gate their requests,
  * fetch a window of them at a time (--jobs), collect their verdicts,
  * and print each in the order of the input as soon as those before it
- * are printed; then the summary.
+ * are printed; then the summary.  With --no-fetch no request waits for
+ * a fetch: next_fetch() reads the whole input, and no git is started.
  */
 int verify(const struct options *opts)
 {
 	struct verifying_all all;
 
 	start(&all, opts);
-	if (opts->no_fetch)
-		while (read_next(&all))
-			;
-	else
-		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
+	run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
 	if (all.head || !all.ended)
 		BUG("requests left unreported");
 	finish(&all);
