@@ -141,8 +141,7 @@ void fetch_prepare_cmd(const struct pull *p, struct child_process *cp)
 	quarantine_create();
 	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
 	strvec_pushl(&cp->args, "-c", "init.defaultRefFormat=files", "init", "-q",
-		     "--bare", "--template=",
-		     "--initial-branch=main", NULL);
+		     "--bare", "--template=", "--initial-branch=main", NULL);
 	strvec_pushf(&cp->args, "--object-format=%s",
 		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
 	/* there, whatever the caller's environment names */

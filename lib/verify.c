@@ -296,7 +296,7 @@ static struct request *new_request(struct verifying_all *all,
 		.err = STRBUF_INIT,
 		.fetch = all->fetch,
 	};
-	/* report() sets the tip as its <head> */
+	/* judge() sets the tip as its <head> */
 	strbuf_init(&r->vf.p.head.oid);
 	strbuf_add(&r->vf.url, msg->req.url.s, msg->req.url.len);
 	strbuf_add(&r->vf.ref, msg->req.ref.s, msg->req.ref.len);
