@@ -37,24 +37,14 @@ static int own_setting(const char *key)
 	       strncmp(key, "includeif.", 10);
 }
 
-static int seconds(const char *value)
+/* A number of the configuration, from 0 to max; what names it in an error. */
+static int config_number(const char *value, long max, const char *what)
 {
 	char *end;
 	long n = value ? strtol(value, &end, 10) : -1;
 
-	if (!value || end == value || *end || n < 0 || n > 86400L * 365)
-		die("bad number of seconds in the configuration: '%s'",
-		    value ? value : "");
-	return (int)n;
-}
-
-static int jobs_of(const char *value)
-{
-	char *end;
-	long n = value ? strtol(value, &end, 10) : -1;
-
-	if (!value || end == value || *end || n < 0 || n > 1024)
-		die("bad clean-diffstat.jobs in the configuration: '%s'",
+	if (!value || end == value || *end || n < 0 || n > max)
+		die("bad %s in the configuration: '%s'", what,
 		    value ? value : "");
 	return (int)n;
 }
@@ -68,8 +58,8 @@ void fetch_settings_parse(struct fetch_settings *fs, int rc,
 		return;
 	/* <scope> NUL <key> [LF <value>] NUL ... */
 	while (p < end) {
-		const char *scope = p, *entry, *stop, *nl;
-		char *key, *value = NULL;
+		const char *scope = p, *entry, *stop;
+		char *key, *value;
 
 		entry = memchr(p, '\0', (size_t)(end - p));
 		if (!entry)
@@ -79,26 +69,24 @@ void fetch_settings_parse(struct fetch_settings *fs, int rc,
 		if (!stop)
 			break;
 		p = stop + 1;
-		nl = memchr(entry, '\n', (size_t)(stop - entry));
-		if (nl) {
-			key = xmalloc((size_t)(nl - entry) + 1);
-			memcpy(key, entry, (size_t)(nl - entry));
-			key[nl - entry] = '\0';
-			value = xstrdup(nl + 1);
-		} else {
-			key = xstrdup(entry);
-		}
+		key = xstrdup(entry);
+		value = strchr(key, '\n');
+		if (value)
+			*value++ = '\0';
 		if (!strncmp(key, "url.", 4) && strlen(key) > 14 &&
 		    !strcmp(key + strlen(key) - 10, ".insteadof") && value) {
 			key[strlen(key) - 10] = '\0';
 			fetchgate_add_rewrite(&fs->rewrites, key + 4, value);
 			key[strlen(key)] = '.';
 		} else if (!strcmp(key, "clean-diffstat.fetchtimeout")) {
-			fs->timeout = seconds(value);
+			fs->timeout = config_number(value, 86400L * 365,
+						    "number of seconds");
 		} else if (!strcmp(key, "clean-diffstat.fetchstall")) {
-			fs->stall = seconds(value);
+			fs->stall = config_number(value, 86400L * 365,
+						  "number of seconds");
 		} else if (!strcmp(key, "clean-diffstat.jobs")) {
-			fs->jobs = jobs_of(value);
+			fs->jobs = config_number(value, 1024,
+						 "clean-diffstat.jobs");
 		} else if (!strcmp(key, "core.gitproxy")) {
 			fs->git_proxy = 1;
 		}
@@ -109,7 +97,6 @@ void fetch_settings_parse(struct fetch_settings *fs, int rc,
 			strvec_push(&fs->own, value ? value : "true");
 		}
 		free(key);
-		free(value);
 	}
 }
 
@@ -154,8 +141,7 @@ void fetch_prepare_cmd(const struct pull *p, struct child_process *cp)
 	quarantine_create();
 	strbuf_addf(&scratch, "%s/fetch.git", quarantine_path());
 	strvec_pushl(&cp->args, "-c", "init.defaultRefFormat=files", "init", "-q",
-		     "--bare", "--template=",
-		     "--initial-branch=main", NULL);
+		     "--bare", "--template=", "--initial-branch=main", NULL);
 	strvec_pushf(&cp->args, "--object-format=%s",
 		     p->upstream.oid.len == 64 ? "sha256" : "sha1");
 	/* there, whatever the caller's environment names */
@@ -217,25 +203,6 @@ int commit_found(int rc, const struct strbuf *out, struct strbuf *oid,
 	return 0;
 }
 
-/*
- * Does the fetch of url go through a relay of ours?  Over git:// (as
- * the receiver's insteadOf make it), unless the receiver has a proxy
- * command of their own, which is then the fetch's as it would be git's.
- */
-static int relayed(const struct fetch_settings *fs, const char *url)
-{
-	struct strbuf used = STRBUF_INIT;
-	enum fetchgate_transport kind;
-	int rc;
-
-	fetchgate_used_url(&fs->rewrites, url, &used);
-	rc = !fetchgate_check_url(used.buf, used.len, 1, &kind, NULL) &&
-	     kind == FETCHGATE_GIT && !fs->git_proxy &&
-	     !getenv("GIT_PROXY_COMMAND");
-	strbuf_release(&used);
-	return rc;
-}
-
 void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	       const struct fetch_request *rq, struct child_process *cp,
 	       struct strbuf *err)
@@ -260,7 +227,13 @@ void fetch_cmd(const struct fetch_settings *fs, const struct pull *p,
 	cp->err_max = 65536;
 	cp->timeout_ms = rq->timeout * 1000;
 	cp->idle_ms = rq->stall * 1000;
-	if (rq->stall && relayed(fs, rq->url)) {
+	/*
+	 * Over git://, through a relay of ours, unless the receiver has a
+	 * proxy command of their own, which is then the fetch's as it
+	 * would be git's.
+	 */
+	if (rq->stall && rq->transport == FETCHGATE_GIT && !fs->git_proxy &&
+	    !getenv("GIT_PROXY_COMMAND")) {
 		strvec_pushf(&cp->env, "GIT_PROXY_COMMAND=%s", relay_program());
 		strvec_pushf(&cp->env, "%s=%d", RELAY_ENV, RUN_WATCH_FD);
 		cp->watch = 1;

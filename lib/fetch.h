@@ -62,6 +62,8 @@ void fetch_settings_release(struct fetch_settings *fs);
 struct fetch_request {
 	const char *url;
 	const char *ref;		/* "" : the remote's HEAD */
+	/* of the URL git fetch uses (fetchgate_check() says) */
+	enum fetchgate_transport transport;
 	size_t number;			/* of the request, from 1: names its ref */
 	int allow_local;
 	int timeout, stall;		/* seconds; 0: no limit */

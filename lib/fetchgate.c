@@ -42,6 +42,14 @@ static const char *check_host(const char *s, size_t n, const char *stops)
 	return NULL;
 }
 
+/* Refuse: -1, with why in *err when err is not NULL. */
+static int refuse(const char **err, const char *why)
+{
+	if (err)
+		*err = why;
+	return -1;
+}
+
 int fetchgate_check_url(const char *url, size_t len, int allow_local,
 			enum fetchgate_transport *kind, const char **err)
 {
@@ -55,31 +63,27 @@ int fetchgate_check_url(const char *url, size_t len, int allow_local,
 		{ "ssh", FETCHGATE_SSH },
 		{ "file", FETCHGATE_FILE },
 	};
-	const char *e = NULL, *dummy, *colon, *slash;
+	const char *e = NULL, *colon, *slash;
 	enum fetchgate_transport k = FETCHGATE_LOCAL;
 	size_t i, run = 0;
 
-	if (!err)
-		err = &dummy;
 	if (!len)
-		e = "empty URL";
-	for (i = 0; !e && i < len; i++) {
+		return refuse(err, "empty URL");
+	for (i = 0; i < len; i++) {
 		unsigned char ch = (unsigned char)url[i];
 
 		if (ch < 0x20 || ch == 0x7f)
-			e = "control character in URL";
-		else if (ch == ' ')
-			e = "space in URL";
+			return refuse(err, "control character in URL");
+		if (ch == ' ')
+			return refuse(err, "space in URL");
 	}
-	if (!e && url[0] == '-')
-		e = "URL starts with '-'";
+	if (url[0] == '-')
+		return refuse(err, "URL starts with '-'");
 	/* transport.c: a run of scheme characters, then "::" or "://" */
-	while (!e && run < len && (is_alnum((unsigned char)url[run]) ||
-				   (run && is_in_set(url[run], "+-."))))
+	while (run < len && (is_alnum((unsigned char)url[run]) ||
+			     (run && is_in_set(url[run], "+-."))))
 		run++;
-	if (e) {
-		;
-	} else if (len - run >= 2 && url[run] == ':' && url[run + 1] == ':') {
+	if (len - run >= 2 && url[run] == ':' && url[run + 1] == ':') {
 		e = "remote-helper URL (<transport>::<address>) refused";
 	} else if (run && len - run >= 3 && !memcmp(url + run, "://", 3)) {
 		const char *rest = url + run + 3;
@@ -108,10 +112,8 @@ int fetchgate_check_url(const char *url, size_t len, int allow_local,
 	} else if (!allow_local) {
 		e = "local repository path refused without allow-local";
 	}
-	if (e) {
-		*err = e;
-		return -1;
-	}
+	if (e)
+		return refuse(err, e);
 	if (kind)
 		*kind = k;
 	return 0;
@@ -119,11 +121,9 @@ int fetchgate_check_url(const char *url, size_t len, int allow_local,
 
 int fetchgate_check_ref(const char *ref, size_t len, const char **err)
 {
-	const char *e = NULL, *dummy;
+	const char *e = NULL;
 	size_t i, start = 0;
 
-	if (!err)
-		err = &dummy;
 	if (!len)
 		e = "empty ref";
 	else if (ref[0] == '-')
@@ -155,11 +155,7 @@ int fetchgate_check_ref(const char *ref, size_t len, const char **err)
 	}
 	if (!e && ref[len - 1] == '.')
 		e = "ref ends with '.'";
-	if (e) {
-		*err = e;
-		return -1;
-	}
-	return 0;
+	return e ? refuse(err, e) : 0;
 }
 
 void fetchgate_add_rewrite(struct fetchgate_rewrites *rw, const char *base,
@@ -214,52 +210,38 @@ static const struct fetchgate_rewrite *rewrite_of(const struct fetchgate_rewrite
 	return best;
 }
 
-void fetchgate_used_url(const struct fetchgate_rewrites *rw, const char *url,
-			struct strbuf *out)
+int fetchgate_check(const struct fetchgate_rewrites *rw, const char *url,
+		    const char *ref, int allow_local,
+		    enum fetchgate_transport *kind, struct strbuf *why)
 {
 	const struct fetchgate_rewrite *r = rewrite_of(rw, url);
-
-	if (r)
-		strbuf_addf(out, "%s%s", r->base, url + strlen(r->prefix));
-	else
-		strbuf_addstr(out, url);
-}
-
-int fetchgate_check(const struct fetchgate_rewrites *rw, const char *url,
-		    const char *ref, int allow_local, struct strbuf *why)
-{
-	const struct fetchgate_rewrite *r;
+	struct strbuf used = STRBUF_INIT;
 	const char *e;
 
-	if (fetchgate_check_url(url, strlen(url), allow_local, NULL, &e)) {
+	if (fetchgate_check_url(url, strlen(url), allow_local, kind, &e)) {
 		strbuf_addstr(why, "refusing to fetch from ");
 		quote_arg(why, url, strlen(url));
-		strbuf_addf(why, ": %s", e);
-		return -1;
-	}
-	if (*ref && fetchgate_check_ref(ref, strlen(ref), &e)) {
+	} else if (*ref && fetchgate_check_ref(ref, strlen(ref), &e)) {
 		strbuf_addstr(why, "refusing to fetch ");
 		quote_arg(why, ref, strlen(ref));
-		strbuf_addf(why, ": %s", e);
-		return -1;
-	}
-	if ((r = rewrite_of(rw, url))) {
-		struct strbuf used = STRBUF_INIT;
-		int rc;
-
+	} else if (!r) {
+		return 0;
+	} else {
 		strbuf_addf(&used, "%s%s", r->base, url + strlen(r->prefix));
-		rc = fetchgate_check_url(used.buf, used.len, allow_local, NULL, &e);
-		if (rc) {
-			strbuf_addstr(why, "refusing to fetch from ");
-			quote_arg(why, used.buf, used.len);
-			strbuf_addstr(why, " (url.");
-			quote_shown(why, r->base, strlen(r->base));
-			strbuf_addstr(why, ".insteadOf of ");
-			quote_arg(why, url, strlen(url));
-			strbuf_addf(why, "): %s", e);
+		if (!fetchgate_check_url(used.buf, used.len, allow_local, kind,
+					 &e)) {
+			strbuf_release(&used);
+			return 0;
 		}
-		strbuf_release(&used);
-		return rc;
+		strbuf_addstr(why, "refusing to fetch from ");
+		quote_arg(why, used.buf, used.len);
+		strbuf_addstr(why, " (url.");
+		quote_shown(why, r->base, strlen(r->base));
+		strbuf_addstr(why, ".insteadOf of ");
+		quote_arg(why, url, strlen(url));
+		strbuf_addch(why, ')');
 	}
-	return 0;
+	strbuf_addf(why, ": %s", e);
+	strbuf_release(&used);
+	return -1;
 }

@@ -69,15 +69,14 @@ void fetchgate_add_rewrite(struct fetchgate_rewrites *rw, const char *base,
 void fetchgate_rewrites_release(struct fetchgate_rewrites *rw);
 
 /*
- * The whole gate for url and ref (ref empty: none): 0; or -1 with the
- * reason in why, the URL named as it was refused (the request's, or
- * the one an insteadOf makes of it).
+ * The whole gate for url and ref (ref empty: none): 0, with the
+ * transport of the URL git fetch uses (rewritten, or url itself) in
+ * *kind when kind is not NULL; or -1 with the reason in why, the URL
+ * named as it was refused (the request's, or the one an insteadOf
+ * makes of it).
  */
 int fetchgate_check(const struct fetchgate_rewrites *rw, const char *url,
-		    const char *ref, int allow_local, struct strbuf *why);
-
-/* The URL git fetch uses for url (rewritten, or url itself), into out. */
-void fetchgate_used_url(const struct fetchgate_rewrites *rw, const char *url,
-			struct strbuf *out);
+		    const char *ref, int allow_local,
+		    enum fetchgate_transport *kind, struct strbuf *why);
 
 #endif

@@ -235,7 +235,7 @@ static void split_one(struct mail_input *in, const char *path,
 		size += sb->len - skip;
 		if (size > in->max_size && in->bare)
 			die("the message is %s", too_large);
-		if (size > in->max_size && !m->too_large) {
+		if (size > in->max_size) {
 			m->too_large = 1;
 			m->error = too_large;
 		}
@@ -291,10 +291,8 @@ void mail_open(struct mail_input *in, const char *file, size_t max_size)
 	struct stat st;
 	int c;
 
-	memset(in, 0, sizeof(*in));
-	strbuf_init(&in->line);
-	strbuf_init(&in->dir);
-	in->max_size = max_size;
+	*in = (struct mail_input){ .max_size = max_size, .line = STRBUF_INIT,
+				   .dir = STRBUF_INIT };
 	snprintf(too_large, sizeof(too_large),
 		 "too large (more than %zu bytes)", max_size);
 	quarantine_create();
@@ -353,12 +351,12 @@ static void decode(struct mail_input *in, const char *path, struct mail *m)
 	if (run_git(&cp)) {
 		if (!m->too_large)
 			m->error = "git mailinfo cannot read it";
-	} else if (m->too_large) {
-		parse_info(m, &info);
 	} else {
 		parse_info(m, &info);
-		read_file(&m->text, msg.buf);
-		read_file(&m->text, patch.buf);
+		if (!m->too_large) {
+			read_file(&m->text, msg.buf);
+			read_file(&m->text, patch.buf);
+		}
 	}
 	strbuf_release(&info);
 	strbuf_release(&err);
@@ -385,9 +383,9 @@ int mail_next(struct mail_input *in, struct mail *m)
 		if ((size_t)st.st_size > in->max_size) {
 			m->too_large = 1;
 			m->error = too_large;
-		}
-		if (!m->too_large)
+		} else {
 			decode(in, path.buf, m);
+		}
 	} else {
 		strbuf_addf(&path, "%s/message", in->dir.buf);
 		split_one(in, path.buf, m);
@@ -418,6 +416,5 @@ void mail_release(struct mail *m)
 	strbuf_release(&m->from);
 	strbuf_release(&m->date);
 	strbuf_release(&m->text);
-	m->error = NULL;
-	m->too_large = 0;
+	*m = (struct mail)MAIL_INIT;
 }

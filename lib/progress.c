@@ -9,7 +9,7 @@
 
 struct progress {
 	const char *title;
-	size_t total, done, fetching;
+	size_t done, fetching;
 	size_t shown;			/* the length of the line on stderr */
 };
 
@@ -20,18 +20,14 @@ void progress_wanted(int want)
 	wanted = want;
 }
 
-struct progress *start_progress(const char *title, size_t total)
+struct progress *start_progress(const char *title)
 {
 	struct progress *p;
 
 	if (wanted == 0 || (wanted < 0 && !isatty(2)))
 		return NULL;
 	p = xmalloc(sizeof(*p));
-	p->title = title;
-	p->total = total;
-	p->done = 0;
-	p->fetching = 0;
-	p->shown = 0;
+	*p = (struct progress){ .title = title };
 	display_progress(p, 0, 0);
 	return p;
 }
@@ -42,12 +38,7 @@ static void show(struct progress *p, const char *end)
 	struct strbuf sb = STRBUF_INIT;
 	size_t len;
 
-	if (p->total)
-		strbuf_addf(&sb, "%s: %3u%% (%zu/%zu)", p->title,
-			    (unsigned)(p->done * 100 / p->total), p->done,
-			    p->total);
-	else
-		strbuf_addf(&sb, "%s: %zu", p->title, p->done);
+	strbuf_addf(&sb, "%s: %zu", p->title, p->done);
 	if (p->fetching)
 		strbuf_addf(&sb, ", %zu fetching", p->fetching);
 	strbuf_addstr(&sb, end);

@@ -7,7 +7,7 @@
 /*
  * Progress on stderr, as git's long commands show it (git's progress.h):
  *
- *	struct progress *p = start_progress("Verifying pull requests", nr);
+ *	struct progress *p = start_progress("Verifying pull requests");
  *	display_progress(p, done, fetching);	as work ends
  *	progress_clear(p);			before writing to stdout
  *	stop_progress(&p);			", done." and a newline
@@ -24,7 +24,7 @@ struct progress;
 /* want: 1 --progress, 0 --no-progress or -q, -1 neither (a terminal?) */
 void progress_wanted(int want);
 
-struct progress *start_progress(const char *title, size_t total);
+struct progress *start_progress(const char *title);
 void display_progress(struct progress *p, size_t done, size_t fetching);
 void progress_clear(struct progress *p);
 void stop_progress(struct progress **p);

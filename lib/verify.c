@@ -20,81 +20,17 @@
 #define DEFAULT_FETCH_TIMEOUT 600
 #define DEFAULT_FETCH_STALL 60
 
-/*
- * Why a request could not be verified: one line (what a single message
- * dies with, what an mbox's report of it says).
- */
-struct failure {
-	struct strbuf why;
-};
-
-static void add_str(struct strbuf *sb, const struct str *s)
-{
-	strbuf_add(sb, s->s, s->len);
-}
-
-/* Why a request whose tip is not here cannot be verified (--no-fetch). */
-static void no_tip(struct strbuf *why, const struct verifying *vf)
-{
-	strbuf_addf(why, "the tip %s is not in this repository, and "
-		    "--no-fetch forbids fetching '%s' from '%s'", vf->want.buf,
-		    vf->ref.len ? vf->ref.buf : "HEAD", vf->url.buf);
-}
-
-/*
- * Judge vf's request (judge.h) and write its report into sb: the
- * verdict, or FAILED with fail filled in and nothing written.
- */
-static enum verdict report(struct verifying *vf, struct strbuf *sb,
-			   struct failure *fail)
-{
-	struct judgement j;
-	enum verdict v;
-
-	judge(vf, &j);
-	v = j.verdict;
-	if (j.tip_missing)
-		no_tip(&fail->why, vf);
-	else if (v == FAILED)
-		strbuf_add(&fail->why, j.why.buf, j.why.len);
-	else if (vf->opts->porcelain)
-		verdict_print_porcelain(sb, vf, &j);
-	else
-		verdict_print_human(sb, vf, &j);
-	judgement_release(&j);
-	return v;
-}
-
-static void verifying_release(struct verifying *vf)
-{
-	strbuf_release(&vf->url);
-	strbuf_release(&vf->ref);
-	strbuf_release(&vf->want);
-	strbuf_release(&vf->tip);
-	strbuf_release(&vf->subject);
-	strbuf_release(&vf->p.head.oid);
-	strbuf_release(&vf->merged_tree);
-	strbuf_release(&vf->refetch);
-}
-
-/* A limit of the fetch: the command line's, the config's, or ours. */
-static int limit(int option, int config, int fallback)
-{
-	return option >= 0 ? option : config >= 0 ? config : fallback;
-}
-
 /* A request of the input, on its way to its report. */
 struct request {
 	struct verifying vf;
-	struct failure fail;
+	/* why it cannot be verified: one line (what a single message
+	   dies with, what an mbox's report of it says) */
+	struct strbuf fail;
 	struct strbuf err;		/* its fetch's stderr */
 	struct fetch_request fetch;
-	int to_fetch;			/* waits for its fetch */
 	int fetching;			/* its fetch runs, as task */
 	size_t task;
-	int local;			/* its tip is here already */
 	int ready;			/* its tip is known, or why not */
-	struct strbuf upstream, tree;	/* --in-order: what it is merged into */
 	struct pullmsg_list *message;	/* its message's, freed with its last */
 	struct request *next;		/* in the window */
 };
@@ -107,11 +43,12 @@ struct verifying_all {
 	const struct options *opts;
 	struct pull upstream;
 	struct fetch_settings settings;
+	struct fetch_request fetch;	/* every request's limits */
 	struct mail_input in;
 	int ended;			/* the input is read to its end */
 	size_t entries;			/* the messages' entries read so far */
-	struct request *head, **tail;	/* the window */
-	size_t in_window, window;	/* its requests; at most that many */
+	struct request *head, **tail;	/* the window: nr - reported long, */
+	size_t window;			/* at most that */
 	size_t nr;			/* the requests read so far */
 	size_t started;			/* fetches started */
 	size_t reported;		/* requests reported */
@@ -125,6 +62,12 @@ struct verifying_all {
 	struct pulled *pulled;
 	size_t nr_pulled, alloc_pulled;
 };
+
+/* A limit of the fetch: the command line's, the config's, or ours. */
+static int limit(int option, int config, int fallback)
+{
+	return option >= 0 ? option : config >= 0 ? config : fallback;
+}
 
 /*
  * --in-order: pull r into the chain, as a merge commit of its merged
@@ -157,26 +100,26 @@ static void pull_in_memory(struct verifying_all *all, struct request *r)
 	cp.out = &out;
 	run_git_or_die(&cp);
 	strbuf_trim_newlines(&out);
-	strbuf_reset(&all->chain);
-	strbuf_add(&all->chain, out.buf, out.len);
+	strbuf_release(&all->chain);
+	all->chain = out;
 	strbuf_reset(&all->chain_tree);
 	strbuf_add(&all->chain_tree, r->vf.merged_tree.buf, r->vf.merged_tree.len);
 	ALLOC_GROW(all->pulled, all->nr_pulled + 1, all->alloc_pulled);
 	all->pulled[all->nr_pulled].number = r->vf.msg->number;
-	all->pulled[all->nr_pulled].tip = xstrdup(r->vf.tip.buf);
-	all->nr_pulled++;
-	strbuf_release(&out);
+	all->pulled[all->nr_pulled++].tip = strbuf_detach(&r->vf.tip, NULL);
 }
 
 /*
  * The report of a request that could not be verified: one line, or the
  * records message, url, ref, error and verdict.
  */
-static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
-			const struct failure *fail, int porcelain)
+static void add_failure(struct strbuf *sb, const struct request *r,
+			int porcelain)
 {
+	const struct pullmsg *msg = r->vf.msg;
+
 	if (!porcelain) {
-		strbuf_addf(sb, "error: %s\n", fail->why.buf);
+		strbuf_addf(sb, "error: %s\n", r->fail.buf);
 		return;
 	}
 	verdict_print_records(sb, msg);
@@ -185,17 +128,22 @@ static void add_failure(struct strbuf *sb, const struct pullmsg *msg,
 	strbuf_addstr(sb, "\nref ");
 	quote_c_style(sb, msg->req.ref.s, msg->req.ref.len, 1);
 	strbuf_addstr(sb, "\nerror ");
-	quote_c_style(sb, fail->why.buf, fail->why.len, 1);
+	quote_c_style(sb, r->fail.buf, r->fail.len, 1);
 	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
 static void request_release(struct request *r)
 {
-	verifying_release(&r->vf);
-	strbuf_release(&r->fail.why);
+	strbuf_release(&r->vf.url);
+	strbuf_release(&r->vf.ref);
+	strbuf_release(&r->vf.want);
+	strbuf_release(&r->vf.tip);
+	strbuf_release(&r->vf.subject);
+	strbuf_release(&r->vf.p.head.oid);
+	strbuf_release(&r->vf.merged_tree);
+	strbuf_release(&r->vf.refetch);
+	strbuf_release(&r->fail);
 	strbuf_release(&r->err);
-	strbuf_release(&r->upstream);
-	strbuf_release(&r->tree);
 	if (r->message) {
 		pullmsg_release(r->message);
 		free(r->message);
@@ -203,12 +151,17 @@ static void request_release(struct request *r)
 	free(r);
 }
 
-/* The report of one request, its verdict counted, into sb. */
+/*
+ * The report of one request into sb, its verdict counted: judge.h's
+ * verdict, or FAILED with r->fail filled in.
+ */
 static void report_one(struct verifying_all *all, struct request *r,
 		       struct strbuf *sb)
 {
 	const struct options *opts = all->opts;
-	const struct pullmsg *msg = r->vf.msg;
+	struct verifying *vf = &r->vf;
+	const struct pullmsg *msg = vf->msg;
+	struct judgement j;
 	enum verdict v = FAILED;
 
 	if (all->mbox && !opts->porcelain) {
@@ -224,28 +177,42 @@ static void report_one(struct verifying_all *all, struct request *r,
 	/* a person's notes go first; porcelain's in the records */
 	if (!opts->porcelain)
 		verdict_print_damage(sb, &msg->req, 0);
-	if (r->vf.how && opts->in_order) {
-		/* into <upstream> with those before it pulled */
-		strbuf_add(&r->upstream, all->chain.buf, all->chain.len);
-		strbuf_add(&r->tree, all->chain_tree.buf, all->chain_tree.len);
-		r->vf.p.upstream.oid = r->upstream;
-		r->vf.p.upstream_tree = r->tree;
-		r->vf.earlier = all->pulled;
-		r->vf.nr_earlier = all->nr_pulled;
-		r->vf.upstream_oid = all->upstream.upstream.oid.buf;
+	if (vf->how && opts->in_order) {
+		/* into <upstream> with those before it pulled (judge()
+		   only reads them) */
+		vf->p.upstream.oid = all->chain;
+		vf->p.upstream_tree = all->chain_tree;
+		vf->earlier = all->pulled;
+		vf->nr_earlier = all->nr_pulled;
+		vf->upstream_oid = all->upstream.upstream.oid.buf;
 	}
-	if (r->vf.how)
-		v = report(&r->vf, sb, &r->fail);
+	if (vf->how) {
+		judge(vf, &j);
+		v = j.verdict;
+		if (j.tip_missing)
+			strbuf_addf(&r->fail, "the tip %s is not in this "
+				    "repository, and --no-fetch forbids "
+				    "fetching '%s' from '%s'", vf->want.buf,
+				    vf->ref.len ? vf->ref.buf : "HEAD",
+				    vf->url.buf);
+		else if (v == FAILED)
+			strbuf_add(&r->fail, j.why.buf, j.why.len);
+		else if (opts->porcelain)
+			verdict_print_porcelain(sb, vf, &j);
+		else
+			verdict_print_human(sb, vf, &j);
+		judgement_release(&j);
+	}
 	if (opts->in_order && v != FAILED && v != CONFLICTS)
 		pull_in_memory(all, r);
 	if (v == FAILED) {
 		/* one message: as fatal as any other error */
 		if (!all->mbox) {
 			progress_clear(all->progress);
-			die("%s", r->fail.why.buf);
+			die("%s", r->fail.buf);
 		}
 		/* in an mbox: its report says so, the others go on */
-		add_failure(sb, msg, &r->fail, opts->porcelain);
+		add_failure(sb, r, opts->porcelain);
 	}
 	all->count[v]++;
 	all->status |= v != MATCHES;
@@ -270,7 +237,6 @@ static void report_ready(struct verifying_all *all)
 		all->head = r->next;
 		if (!all->head)
 			all->tail = &all->head;
-		all->in_window--;
 		all->reported++;
 		report_one(all, r, &sb);
 		progress_clear(all->progress);
@@ -284,58 +250,6 @@ static void report_ready(struct verifying_all *all)
 }
 
 /*
- * The request of msg, gated: what it says to fetch is checked before a
- * git uses it; a request refused, or that cannot be read, is ready
- * with its error.
- */
-static struct request *new_request(struct verifying_all *all,
-				   const struct pullmsg *msg)
-{
-	static const struct fetchgate_rewrites no_rewrites = FETCHGATE_REWRITES_INIT;
-	const struct options *opts = all->opts;
-	struct request *r = xmalloc(sizeof(*r));
-
-	memset(r, 0, sizeof(*r));
-	r->vf.opts = opts;
-	r->vf.msg = msg;
-	strbuf_init(&r->vf.url);
-	strbuf_init(&r->vf.ref);
-	strbuf_init(&r->vf.want);
-	strbuf_init(&r->vf.tip);
-	strbuf_init(&r->vf.subject);
-	strbuf_init(&r->fail.why);
-	strbuf_init(&r->err);
-	strbuf_init(&r->vf.merged_tree);
-	strbuf_init(&r->vf.refetch);
-	strbuf_init(&r->upstream);
-	strbuf_init(&r->tree);
-	/* report() sets the tip as its <head> */
-	r->vf.p = all->upstream;
-	strbuf_init(&r->vf.p.head.oid);
-	add_str(&r->vf.url, &msg->req.url);
-	add_str(&r->vf.ref, &msg->req.ref);
-	add_str(&r->vf.want, &msg->req.tip);
-	if (msg->too_large)
-		strbuf_addf(&r->fail.why, "message %zu is %s", msg->number,
-			    msg->error);
-	else if (msg->error)
-		/* it looks like a request, but none can be read */
-		strbuf_addf(&r->fail.why, "no pull request in message %zu: %s",
-			    msg->number, msg->error);
-	else if (!opts->no_fetch &&
-		 (fetchgate_check(&no_rewrites, r->vf.url.buf, r->vf.ref.buf,
-				  opts->allow_local, &r->fail.why) ||
-		  fetchgate_check(&all->settings.rewrites, r->vf.url.buf,
-				  r->vf.ref.buf, opts->allow_local,
-				  &r->fail.why)))
-		;	/* refused */
-	else
-		return r;
-	r->ready = 1;
-	return r;
-}
-
-/*
  * Whether the tip of r is here already.  With --no-fetch, it must be:
  * the judge finds it in the walk it does anyway (judge.h), and a tip
  * not here is its error.  Else a tip here is verified as it is, its
@@ -343,12 +257,11 @@ static struct request *new_request(struct verifying_all *all,
  */
 static void find_local_tip(struct verifying_all *all, struct request *r)
 {
-	const struct options *opts = all->opts;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
 	struct verifying *vf = &r->vf;
 
-	if (opts->no_fetch) {
+	if (all->opts->no_fetch) {
 		vf->how = "local";
 		r->ready = 1;
 		return;
@@ -356,17 +269,56 @@ static void find_local_tip(struct verifying_all *all, struct request *r)
 	fetch_local_commit_cmd(&cp, vf->want.buf, &out);
 	if (!commit_found(run_git(&cp), &out, &vf->tip, &vf->subject))
 		vf->how = "local";
-	r->local = !!vf->how;
 	strbuf_release(&out);
 	r->fetch.url = vf->url.buf;
 	r->fetch.ref = vf->ref.buf;
 	r->fetch.number = all->nr;	/* a message may hold several */
-	r->fetch.allow_local = opts->allow_local;
-	r->fetch.timeout = limit(opts->fetch_timeout, all->settings.timeout,
-				 DEFAULT_FETCH_TIMEOUT);
-	r->fetch.stall = limit(opts->fetch_stall, all->settings.stall,
-			       DEFAULT_FETCH_STALL);
-	r->to_fetch = 1;
+}
+
+/*
+ * The request of msg, gated: what it says to fetch is checked before a
+ * git uses it; a request refused, or that cannot be read, is ready
+ * with its error.  Else its tip is looked up.
+ */
+static struct request *new_request(struct verifying_all *all,
+				   const struct pullmsg *msg)
+{
+	const struct options *opts = all->opts;
+	struct request *r = xmalloc(sizeof(*r));
+
+	*r = (struct request){
+		.vf = { .opts = opts, .msg = msg, .p = all->upstream,
+			.url = STRBUF_INIT, .ref = STRBUF_INIT,
+			.want = STRBUF_INIT, .tip = STRBUF_INIT,
+			.subject = STRBUF_INIT, .merged_tree = STRBUF_INIT,
+			.refetch = STRBUF_INIT },
+		.fail = STRBUF_INIT,
+		.err = STRBUF_INIT,
+		.fetch = all->fetch,
+	};
+	/* judge() sets the tip as its <head> */
+	strbuf_init(&r->vf.p.head.oid);
+	strbuf_add(&r->vf.url, msg->req.url.s, msg->req.url.len);
+	strbuf_add(&r->vf.ref, msg->req.ref.s, msg->req.ref.len);
+	strbuf_add(&r->vf.want, msg->req.tip.s, msg->req.tip.len);
+	all->nr++;
+	if (msg->too_large)
+		strbuf_addf(&r->fail, "message %zu is %s", msg->number,
+			    msg->error);
+	else if (msg->error)
+		/* it looks like a request, but none can be read */
+		strbuf_addf(&r->fail, "no pull request in message %zu: %s",
+			    msg->number, msg->error);
+	else if (!opts->no_fetch)
+		/* the URL and ref, and what insteadOf makes of the URL */
+		fetchgate_check(&all->settings.rewrites, r->vf.url.buf,
+				r->vf.ref.buf, opts->allow_local,
+				&r->fetch.transport, &r->fail);
+	if (r->fail.len)
+		r->ready = 1;
+	else
+		find_local_tip(all, r);
+	return r;
 }
 
 /*
@@ -397,25 +349,19 @@ static int read_next(struct verifying_all *all)
 	if (!all->mbox && msg->msg[0].error)
 		die("no pull request in the message: %s", msg->msg[0].error);
 	for (i = 0; i < msg->nr; i++) {
-		const struct pullmsg *m = &msg->msg[i];
-
 		/* a request that cannot be read is one to report, not to skip */
-		if (m->error && !m->telltale)
+		if (msg->msg[i].error && !msg->msg[i].telltale)
 			continue;
-		last = new_request(all, m);
-		all->nr++;
-		if (!last->ready)
-			find_local_tip(all, last);
+		last = new_request(all, &msg->msg[i]);
 		*all->tail = last;
 		all->tail = &last->next;
-		all->in_window++;
 	}
-	if (last)
+	if (last) {
 		last->message = msg;	/* freed with the last of its requests */
-	else
+	} else {
 		pullmsg_release(msg);
-	if (!last)
 		free(msg);
+	}
 	report_ready(all);
 	return 1;
 }
@@ -431,7 +377,7 @@ static int next_fetch(struct child_process *cp, void *data)
 	for (;;) {
 		struct request *r = all->head;
 
-		while (r && (!r->to_fetch || r->fetching))
+		while (r && (r->ready || r->fetching))
 			r = r->next;
 		if (r) {
 			fetch_cmd(&all->settings, &all->upstream, &r->fetch,
@@ -442,57 +388,48 @@ static int next_fetch(struct child_process *cp, void *data)
 					 ++all->fetching);
 			return 1;
 		}
-		if (all->ended || all->in_window >= all->window ||
+		if (all->ended || all->nr - all->reported >= all->window ||
 		    !read_next(all))
 			return 0;
 	}
 }
 
 /*
- * The fetch of a request whose tip is here already ended (it exited rc):
- * it only re-reads the branch.  When the branch moved, the fetched tip
- * is verified, as when the tip was not here; when the fetch failed, the
- * tip here is, with a note that says why the branch could not be read.
+ * run_git_parallel()'s done(): the fetch of request task ended.  The
+ * fetch of a tip here already only re-reads the branch: when that
+ * failed, the tip here is verified, with a note that says why the
+ * branch could not be read.  A fetched tip that is not the one asked
+ * for (here, or the mail's "up to"): the branch moved.
  */
-static void refetched(struct request *r, int rc, struct verifying_all *all)
-{
-	struct strbuf tip = STRBUF_INIT, subject = STRBUF_INIT;
-	struct failure fail = { STRBUF_INIT };
-
-	if (fetch_result(rc, &r->err, &all->upstream, &r->fetch, &tip,
-			 &subject, &fail.why)) {
-		strbuf_add(&r->vf.refetch, fail.why.buf, fail.why.len);
-	} else {
-		r->vf.how = strcmp(tip.buf, r->vf.tip.buf) ? "moved" : "fetched";
-		strbuf_reset(&r->vf.tip);
-		strbuf_add(&r->vf.tip, tip.buf, tip.len);
-		strbuf_reset(&r->vf.subject);
-		strbuf_add(&r->vf.subject, subject.buf, subject.len);
-	}
-	strbuf_release(&tip);
-	strbuf_release(&subject);
-	strbuf_release(&fail.why);
-}
-
-/* run_git_parallel()'s done(): the fetch of request task ended. */
 static void fetched(size_t task, int rc, void *data)
 {
 	struct verifying_all *all = data;
 	struct request *r = all->head;
+	struct strbuf tip = STRBUF_INIT, subject = STRBUF_INIT;
+	const char *local;
 
 	while (r && !(r->fetching && r->task == task))
 		r = r->next;
 	if (!r)
 		BUG("a fetch for no request");
+	local = r->vf.how;
 	all->fetching--;
 	r->fetching = 0;
-	r->to_fetch = 0;
-	if (r->local)
-		refetched(r, rc, all);
-	else if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch,
-			       &r->vf.tip, &r->vf.subject, &r->fail.why))
-		r->vf.how = strncmp(r->vf.tip.buf, r->vf.want.buf,
-				    r->vf.want.len) ? "moved" : "fetched";
+	if (!fetch_result(rc, &r->err, &all->upstream, &r->fetch, &tip,
+			  &subject, local ? &r->vf.refetch : &r->fail)) {
+		if (local ? strcmp(tip.buf, r->vf.tip.buf) :
+		    strncmp(tip.buf, r->vf.want.buf, r->vf.want.len))
+			r->vf.how = "moved";
+		else
+			r->vf.how = "fetched";
+		strbuf_release(&r->vf.tip);
+		r->vf.tip = tip;
+		strbuf_release(&r->vf.subject);
+		r->vf.subject = subject;
+	} else {
+		strbuf_release(&tip);
+		strbuf_release(&subject);
+	}
 	r->ready = 1;
 	report_ready(all);
 }
@@ -522,10 +459,11 @@ static void start(struct verifying_all *all, const struct options *opts)
 	size_t max_size = MAIL_DEFAULT_MAX_SIZE;
 	int rcs[2];
 
-	memset(all, 0, sizeof(*all));
-	all->opts = opts;
-	all->tail = &all->head;
-	all->settings = (struct fetch_settings)FETCH_SETTINGS_INIT;
+	*all = (struct verifying_all){
+		.opts = opts, .tail = &all->head,
+		.settings = FETCH_SETTINGS_INIT,
+		.chain = STRBUF_INIT, .chain_tree = STRBUF_INIT,
+	};
 	resolve_cmd(&all->upstream, opts->upstream, opts->upstream, &up, &rev,
 		    &rev_err);
 	if (!opts->no_fetch)
@@ -543,16 +481,19 @@ static void start(struct verifying_all *all, const struct options *opts)
 	}
 	mail_open(&all->in, opts->verify_file, max_size);
 	strbuf_release(&config);
+	all->fetch.allow_local = opts->allow_local;
+	all->fetch.timeout = limit(opts->fetch_timeout, all->settings.timeout,
+				   DEFAULT_FETCH_TIMEOUT);
+	all->fetch.stall = limit(opts->fetch_stall, all->settings.stall,
+				 DEFAULT_FETCH_STALL);
 	/* the window: the fetches at once, and as many waiting their turn */
 	all->window = 2 * fetch_jobs(all);
-	strbuf_init(&all->chain);
-	strbuf_init(&all->chain_tree);
 	strbuf_add(&all->chain, all->upstream.upstream.oid.buf,
 		   all->upstream.upstream.oid.len);
 	strbuf_add(&all->chain_tree, all->upstream.upstream_tree.buf,
 		   all->upstream.upstream_tree.len);
 	progress_wanted(opts->progress);
-	all->progress = start_progress("Verifying pull requests", 0);
+	all->progress = start_progress("Verifying pull requests");
 }
 
 /* After the last message: the summary, and everything let go. */
@@ -590,18 +531,15 @@ static void finish(struct verifying_all *all)
  * The flow: read the messages one at a time, gate their requests,
  * fetch a window of them at a time (--jobs), collect their verdicts,
  * and print each in the order of the input as soon as those before it
- * are printed; then the summary.
+ * are printed; then the summary.  With --no-fetch no request waits for
+ * a fetch: next_fetch() reads the whole input, and no git is started.
  */
 int verify(const struct options *opts)
 {
 	struct verifying_all all;
 
 	start(&all, opts);
-	if (opts->no_fetch)
-		while (read_next(&all))
-			;
-	else
-		run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
+	run_git_parallel(fetch_jobs(&all), next_fetch, fetched, &all);
 	if (all.head || !all.ended)
 		BUG("requests left unreported");
 	finish(&all);
