@@ -147,13 +147,35 @@ void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			    req->nr_extra_blocks);
 }
 
-void verdict_print_records(struct strbuf *sb, const struct pullmsg *msg)
+/*
+ * The records every --porcelain report starts with, a request that
+ * could not be verified's too: message <n>, part <i> <n> in a message
+ * that holds several requests, and the damage records of its text.
+ */
+static void add_records(struct strbuf *sb, const struct pullmsg *msg)
 {
 	strbuf_addf(sb, "message %zu\n", msg->number);
 	if (msg->nr_requests > 1)
 		strbuf_addf(sb, "part %zu %zu\n", msg->request,
 			    msg->nr_requests);
 	verdict_print_damage(sb, &msg->req, 1);
+}
+
+void verdict_print_failure(struct strbuf *sb, const struct pullmsg *msg,
+			   const struct strbuf *why, int porcelain)
+{
+	if (!porcelain) {
+		strbuf_addf(sb, "error: %s\n", why->buf);
+		return;
+	}
+	add_records(sb, msg);
+	strbuf_addstr(sb, "url ");
+	quote_c_style(sb, msg->req.url.s, msg->req.url.len, 1);
+	strbuf_addstr(sb, "\nref ");
+	quote_c_style(sb, msg->req.ref.s, msg->req.ref.len, 1);
+	strbuf_addstr(sb, "\nerror ");
+	quote_c_style(sb, why->buf, why->len, 1);
+	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
 /*
@@ -244,7 +266,7 @@ static void add_heading_records(struct strbuf *sb, const struct verifying *vf)
 {
 	const struct pullreq_block *b = &vf->msg->req.block;
 
-	verdict_print_records(sb, vf->msg);
+	add_records(sb, vf->msg);
 	strbuf_addstr(sb, "url ");
 	quote_c_style(sb, vf->url.buf, vf->url.len, 1);
 	strbuf_addstr(sb, "\nref ");

@@ -34,10 +34,11 @@ void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 			  int porcelain);
 
 /*
- * The records every --porcelain report starts with, a request that
- * could not be verified's too: message <n>, part <i> <n> in a message
- * that holds several requests, and the damage records of its text.
+ * The report of a request of an mbox that could not be verified, why
+ * in one line: "error: <why>", or the records message, part, damage,
+ * url, ref, error and "verdict error".
  */
-void verdict_print_records(struct strbuf *sb, const struct pullmsg *msg);
+void verdict_print_failure(struct strbuf *sb, const struct pullmsg *msg,
+			   const struct strbuf *why, int porcelain);
 
 #endif

@@ -109,29 +109,6 @@ static void pull_in_memory(struct verifying_all *all, struct request *r)
 	all->pulled[all->nr_pulled++].tip = strbuf_detach(&r->vf.tip, NULL);
 }
 
-/*
- * The report of a request that could not be verified: one line, or the
- * records message, url, ref, error and verdict.
- */
-static void add_failure(struct strbuf *sb, const struct request *r,
-			int porcelain)
-{
-	const struct pullmsg *msg = r->vf.msg;
-
-	if (!porcelain) {
-		strbuf_addf(sb, "error: %s\n", r->fail.buf);
-		return;
-	}
-	verdict_print_records(sb, msg);
-	strbuf_addstr(sb, "url ");
-	quote_c_style(sb, msg->req.url.s, msg->req.url.len, 1);
-	strbuf_addstr(sb, "\nref ");
-	quote_c_style(sb, msg->req.ref.s, msg->req.ref.len, 1);
-	strbuf_addstr(sb, "\nerror ");
-	quote_c_style(sb, r->fail.buf, r->fail.len, 1);
-	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
-}
-
 static void request_release(struct request *r)
 {
 	strbuf_release(&r->vf.url);
@@ -212,7 +189,7 @@ static void report_one(struct verifying_all *all, struct request *r,
 			die("%s", r->fail.buf);
 		}
 		/* in an mbox: its report says so, the others go on */
-		add_failure(sb, r, opts->porcelain);
+		verdict_print_failure(sb, r->vf.msg, &r->fail, opts->porcelain);
 	}
 	all->count[v]++;
 	all->status |= v != MATCHES;
