@@ -663,7 +663,6 @@ static int take_block(struct pullreq *req, const struct str *v,
 	unsigned long long sum = 0;
 	long ins = 0, del = 0;
 	int exact = 1;
-	char *owned;
 	size_t i, nfiles = 0;
 	size_t nr_summary = bl->end - bl->rows_end - (size_t)bl->has_totals;
 
@@ -680,8 +679,7 @@ static int take_block(struct pullreq *req, const struct str *v,
 			continue;
 		}
 		if (!row->abbreviated &&
-		    (stat_name_paths(row->name, &row->path, &row->from, &owned) ||
-		     own(req, owned)))
+		    own(req, stat_name_paths(row->name, &row->path, &row->from)))
 			return -1;
 		if (row->kind != STAT_ROW_UNMERGED)
 			nfiles++;
@@ -711,12 +709,10 @@ static int take_block(struct pullreq *req, const struct str *v,
 		struct stat_summary *s = &b->summary[b->nr_summary++];
 
 		stat_parse_summary(v[bl->rows_end + (size_t)bl->has_totals + i], s);
-		if (s->kind == STAT_SUMMARY_RENAME ||
-		    s->kind == STAT_SUMMARY_COPY ?
-		    stat_name_paths(s->name, &s->path, &s->from, &owned) :
-		    stat_name_path(s->name, &s->path, &owned))
-			return -1;
-		if (own(req, owned))
+		if (own(req, s->kind == STAT_SUMMARY_RENAME ||
+			     s->kind == STAT_SUMMARY_COPY ?
+			     stat_name_paths(s->name, &s->path, &s->from) :
+			     stat_name_path(s->name, &s->path)))
 			return -1;
 	}
 	return 0;
