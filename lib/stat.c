@@ -55,29 +55,33 @@ static size_t next_char(const char *s, size_t n, size_t *width)
 	return len;
 }
 
+/* The bytes of the longest start of s at most columns wide; its width in *w. */
+static size_t fit(const char *s, size_t len, size_t columns, size_t *w)
+{
+	size_t i = 0, cw, n;
+
+	for (*w = 0; i < len; i += n) {
+		n = next_char(s + i, len - i, &cw);
+		if (*w + cw > columns)
+			break;
+		*w += cw;
+	}
+	return i;
+}
+
 size_t stat_width(const char *s, size_t len)
 {
-	size_t i = 0, w = 0, cw;
+	size_t w;
 
-	while (i < len) {
-		i += next_char(s + i, len - i, &cw);
-		w += cw;
-	}
+	fit(s, len, (size_t)-1, &w);
 	return w;
 }
 
 size_t stat_width_prefix(const char *s, size_t len, size_t columns)
 {
-	size_t i = 0, w = 0, cw, n;
+	size_t w;
 
-	while (i < len) {
-		n = next_char(s + i, len - i, &cw);
-		if (w + cw > columns)
-			break;
-		i += n;
-		w += cw;
-	}
-	return i;
+	return fit(s, len, columns, &w);
 }
 
 /* diff.c, show_stats(): "scale" the filename */
