@@ -27,8 +27,30 @@ static int own(struct pullreq *req, char *block)
 	return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Bytes and lines.                                                    */
+/*
+ * The nr strings of part joined by a space each, in memory the request
+ * owns (an empty first part: a space before the rest): 0, or -1.
+ */
+static int own_joined(struct pullreq *req, const struct str *part, size_t nr,
+		      struct str *out)
+{
+	size_t i, len = nr - 1;
+	char *s;
+
+	for (i = 0; i < nr; i++)
+		len += part[i].len;
+	s = malloc(len);
+	if (!s || own(req, s))
+		return -1;
+	*out = str_at(s, len);
+	for (i = 0; i < nr; i++) {
+		if (i)
+			*s++ = ' ';
+		memcpy(s, part[i].s, part[i].len);
+		s += part[i].len;
+	}
+	return 0;
+}
 
 /* What trimming takes off: git's spaces, and what is left of a line end. */
 static const char WSP[] = " \t\r\n";
@@ -317,8 +339,8 @@ static int summary_word(struct str l)
  */
 static int stat_view(struct pullreq *req, struct str l, struct str *v)
 {
+	struct str part[2] = { { "", 0 }, l };
 	size_t i = 0;
-	char *copy;
 
 	while (i < l.len && l.s[i] == ' ')
 		i++;
@@ -331,13 +353,7 @@ static int stat_view(struct pullreq *req, struct str l, struct str *v)
 	    !(memchr(l.s, '|', l.len) || (l.s[0] >= '0' && l.s[0] <= '9') ||
 	      str_starts_with(l, "...") || summary_word(l)))
 		return 0;
-	copy = malloc(l.len + 1);
-	if (!copy || own(req, copy))
-		return -1;
-	copy[0] = ' ';
-	memcpy(copy + 1, l.s, l.len);
-	*v = str_at(copy, l.len + 1);
-	return 0;
+	return own_joined(req, part, 2, v);
 }
 
 static int is_row(struct str v)
@@ -399,30 +415,19 @@ static int split_joined(struct pullreq *req, struct str *l, struct str *rest)
 static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 			struct str *joined)
 {
-	struct str a = str_trim(la, WSP), b = str_trim(lb, WSP), va, vb;
-	char *s;
+	struct str part[3] = { { "", 0 }, str_trim(la, WSP), str_trim(lb, WSP) };
+	struct str va, vb;
 
-	if (!a.len || !b.len || (!is_bar(b) && b.s[0] != '|'))
+	if (!part[1].len || !part[2].len ||
+	    (!is_bar(part[2]) && part[2].s[0] != '|'))
 		return 0;
 	if (stat_view(req, la, &va) || stat_view(req, lb, &vb))
 		return -1;
 	if (is_row(va) || is_row(vb) || is_totals(vb))
 		return 0;
-	s = malloc(a.len + b.len + 2);
-	if (!s)
+	if (own_joined(req, part, 3, joined))
 		return -1;
-	s[0] = ' ';
-	memcpy(s + 1, a.s, a.len);
-	s[a.len + 1] = ' ';
-	memcpy(s + a.len + 2, b.s, b.len);
-	if (!is_row(str_at(s, a.len + b.len + 2))) {
-		free(s);
-		return 0;
-	}
-	if (own(req, s))
-		return -1;
-	*joined = str_at(s, a.len + b.len + 2);
-	return 1;
+	return is_row(*joined);
 }
 
 struct block {
@@ -585,20 +590,6 @@ static size_t indent_of(struct str l)
 	return i;
 }
 
-/* Subject a, and b after it (a wrapped subject): one line the request owns. */
-static int join_subject(struct pullreq *req, struct str *a, struct str b)
-{
-	char *s = malloc(a->len + b.len + 1);
-
-	if (!s || own(req, s))
-		return -1;
-	memcpy(s, a->s, a->len);
-	s[a->len] = ' ';
-	memcpy(s + a->len + 1, b.s, b.len);
-	*a = str_at(s, a->len + b.len + 1);
-	return 0;
-}
-
 /* The shortlog in lines [from, to): its authors and their subjects. */
 static int parse_shortlog(struct pullreq *req, const struct lines *L,
 			  size_t from, size_t to, struct pullreq_block *b)
@@ -622,8 +613,10 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 			au->count = count;
 			alloc_subjects = 0;
 		} else if (au && au->nr_subjects && indent_of(l) > indent) {
-			if (join_subject(req, &au->subject[au->nr_subjects - 1],
-					 str_trim(l, WSP)))
+			struct str *last = &au->subject[au->nr_subjects - 1];
+			struct str part[2] = { *last, str_trim(l, WSP) };
+
+			if (own_joined(req, part, 2, last))	/* wrapped */
 				return -1;
 		} else if (au) {
 			if (grow_array((void **)&au->subject, au->nr_subjects,
