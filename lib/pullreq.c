@@ -184,35 +184,23 @@ static size_t copy_spaces(struct str l, char *out, int *spaces)
 
 static int is_separator(struct str l)
 {
-	size_t i;
-
 	l = str_trim(l, WSP);
-	if (l.len != 64)
-		return 0;
-	for (i = 0; i < 64; i++)
-		if (l.s[i] != '-')
-			return 0;
-	return 1;
+	return l.len == 64 && !str_trim(l, "-").len;
 }
 
-/* "<hex id>[:]" and nothing else: the id, or an empty string. */
-static struct str commit_id(struct str rest)
-{
-	rest = str_rtrim(rest, WSP);
-	if (rest.len && rest.s[rest.len - 1] == ':')
-		rest.len--;
-	rest = str_rtrim(rest, WSP);
-	if (!is_hex_id(rest.s, rest.len))
-		return str_at(NULL, 0);
-	return str_at(rest.s, rest.len);
-}
-
-/* The id after phrase at at in line l (an empty string when none). */
+/*
+ * The id after phrase at at in line l, when "<hex id>[:]" is all that
+ * follows it; else an empty string.
+ */
 static struct str id_after(struct str l, const char *at, const char *phrase)
 {
 	const char *s = at + strlen(phrase);
+	struct str id = str_rtrim(str_at(s, (size_t)(l.s + l.len - s)), WSP);
 
-	return commit_id(str_at(s, (size_t)(l.s + l.len - s)));
+	if (id.len && id.s[id.len - 1] == ':')
+		id.len--;
+	id = str_rtrim(id, WSP);
+	return is_hex_id(id.s, id.len) ? id : str_at(NULL, 0);
 }
 
 /*
@@ -372,12 +360,7 @@ static int is_totals(struct str v)
 
 static int is_bar(struct str l)
 {
-	size_t i;
-
-	for (i = 0; i < l.len; i++)
-		if (l.s[i] != '+' && l.s[i] != '-')
-			return 0;
-	return l.len > 0;
+	return l.len && !str_trim(l, "+-").len;
 }
 
 /*
