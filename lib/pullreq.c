@@ -709,30 +709,24 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 		last = i;
 	}
 	if (!seps) {
-		size_t from = upto + 1;
-
-		while (from < rows && str_is_blank(L->l[from]))
-			from++;
-		if (req->tip_subject.len)	/* skip the subject line */
-			from++;
-		req->block.shortlog = span(L, from, rows);
-		*shortlog = from;
+		for (i = upto + 1; i < rows && str_is_blank(L->l[i]); i++)
+			;
+		*shortlog = req->tip_subject.len ? i + 1 : i;	/* past the subject */
+		req->block.shortlog = span(L, *shortlog, rows);
 		return;
 	}
-	req->block.shortlog = span(L, last + 1, rows);
 	*shortlog = last + 1;
+	req->block.shortlog = span(L, last + 1, rows);
 	for (i = first + 1; i < last; i++)
 		if (str_starts_with(L->l[i], DESCRIPTION) &&
 		    (i == first + 1 || is_separator(L->l[i - 1]))) {
 			desc = i;
 			break;
 		}
-	if (desc) {
-		req->tag_message = span(L, first + 1, desc == first + 1 ? desc : desc - 1);
+	/* a separator line before the description, unless it is first */
+	req->tag_message = span(L, first + 1, desc ? desc - 1 : last);
+	if (desc)
 		req->description = span(L, desc + 1, last);
-	} else {
-		req->tag_message = span(L, first + 1, last);
-	}
 }
 
 /*
