@@ -781,7 +781,8 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
 {
 	const char *at = NULL;
-	size_t i, since, at_line;
+	size_t i, k, since, at_line;
+	struct str url;
 
 	for (i = 0; i < L->nr && !(at = str_find(L->l[i], SINCE_ID)); i++)
 		;
@@ -808,21 +809,14 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 		;
 	if (i == L->nr || str_find(L->l[i], UPTO))
 		return "no repository URL after 'are available in the Git repository at:'";
-	else {
-		struct str t = str_trim(L->l[i], WSP);
-		size_t k = t.len;
-
-		while (k && !is_space_or_tab(t.s[k - 1]))
-			k--;
-		if (k) {
-			req->ref = str_at(t.s + k, t.len - k);
-			while (k && is_space_or_tab(t.s[k - 1]))
-				k--;
-			req->url = str_at(t.s, k);
-		} else {
-			req->url = t;
-		}
+	url = str_trim(L->l[i], WSP);
+	for (k = url.len; k && !is_space_or_tab(url.s[k - 1]); k--)
+		;
+	if (k) {			/* "<url> <ref>" */
+		req->ref = str_at(url.s + k, url.len - k);
+		url = str_rtrim(str_at(url.s, k), " \t");
 	}
+	req->url = url;
 	for (; i < L->nr && !(at = str_find(L->l[i], UPTO)); i++)
 		;
 	if (i == L->nr)
