@@ -909,42 +909,40 @@ static int has_rows(const struct block *b)
 }
 
 /*
- * The request's diffstat among the blocks, a patch's passed over unless
- * patches is set: an index, or -1.  A totals line alone is one only
- * where no diffstat with rows is: it may be a line of prose or of a
- * signature.
+ * May block b be the request's diffstat in a pass that looks for rows
+ * (or a totals line alone), passing over a patch's unless patches?
  */
-static long choose_among(const struct lines *L, const struct blocks *B,
-			 size_t last_sep, int patches)
+static int candidate(const struct block *b, int patches, int rows)
 {
-	size_t k;
-	int rows;
-
-	for (rows = 1; rows >= 0; rows--)
-		for (k = 0; k < B->nr; k++)
-			if ((patches || !B->b[k].patch) &&
-			    has_rows(&B->b[k]) == rows &&
-			    (B->b[k].first > last_sep ||
-			     (B->b[k].has_totals && patch_follows(L, B->b[k].end))))
-				return (long)k;
-	for (rows = 1; rows >= 0; rows--)
-		for (k = B->nr; k-- > 0;)
-			if ((patches || !B->b[k].patch) &&
-			    has_rows(&B->b[k]) == rows && B->b[k].has_totals)
-				return (long)k;
-	return -1;
+	return (patches || !b->patch) && has_rows(b) == rows;
 }
 
 /*
- * The request's diffstat: not a patch's, or when every diffstat looks
- * like a patch's (a sender's own "---" before the request's), any.
+ * The request's diffstat: an index, or -1.  Not a patch's, unless every
+ * diffstat looks like one (a sender's own "---" before the request's).
+ * A totals line alone is one only where no diffstat with rows is: it
+ * may be a line of prose or of a signature.
  */
 static long choose_block(const struct lines *L, const struct blocks *B,
 			 size_t last_sep)
 {
-	long k = choose_among(L, B, last_sep, 0);
+	const struct block *b = B->b;
+	size_t k;
+	int patches, rows;
 
-	return k >= 0 ? k : choose_among(L, B, last_sep, 1);
+	for (patches = 0; patches <= 1; patches++) {
+		for (rows = 1; rows >= 0; rows--)
+			for (k = 0; k < B->nr; k++)
+				if (candidate(&b[k], patches, rows) &&
+				    (b[k].first > last_sep ||
+				     (b[k].has_totals && patch_follows(L, b[k].end))))
+					return (long)k;
+		for (rows = 1; rows >= 0; rows--)
+			for (k = B->nr; k-- > 0;)
+				if (candidate(&b[k], patches, rows) && b[k].has_totals)
+					return (long)k;
+	}
+	return -1;
 }
 
 /* Is x the request's diffstat again, row for row (a sender's repeat)? */
