@@ -238,11 +238,10 @@ static int split_lines(const char *text, size_t len, struct lines *out)
 	return 0;
 }
 
-/* Lines a..b (inclusive, a <= b + 1) as one string, blank lines around it off. */
-static struct str span(const struct lines *L, size_t a, size_t b_end)
+/* Lines [a, b) as one string of the text, the blank lines around them off. */
+static struct str span(const struct lines *L, size_t a, size_t b)
 {
 	const struct str *src = L->src ? L->src : L->l;
-	size_t b = b_end;
 
 	while (a < b && str_is_blank(L->l[a]))
 		a++;
