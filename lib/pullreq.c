@@ -998,7 +998,7 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 {
 	struct blocks B = { NULL, 0, 0 };
 	struct str *v = NULL;
-	const char *err = NULL;
+	const char *err = "out of memory";
 	size_t i, end = upto + 1, last_sep = 0, shortlog;
 	long chosen;
 	int failed;
@@ -1006,22 +1006,18 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	while (end < L->nr && !str_starts_with(L->l[end], "diff --git "))
 		end++;
 	if (mend_stat_lines(req, L, upto + 1, &end))
-		return "out of memory";
+		return err;
 	v = calloc(end + 1, sizeof(*v));
 	if (!v)
-		return "out of memory";
+		return err;
 	for (i = upto + 1; i < end; i++) {
-		if (stat_view(req, L->l[i], &v[i])) {
-			err = "out of memory";
+		if (stat_view(req, L->l[i], &v[i]))
 			goto out;
-		}
 		if (is_separator(L->l[i]))
 			last_sep = i;
 	}
-	if (find_blocks(v, upto + 1, end, &B)) {
-		err = "out of memory";
+	if (find_blocks(v, upto + 1, end, &B))
 		goto out;
-	}
 	for (i = 0; i < B.nr; i++)
 		B.b[i].patch = is_patch_stat(L, i ? B.b[i - 1].end : upto + 1,
 					     &B.b[i]);
@@ -1037,8 +1033,8 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	req->has_patch = patch_follows(L, B.b[chosen].end);
 	for (i = (size_t)chosen + 1; i < B.nr; i++)
 		req->has_patch |= B.b[i].patch;
-	if (failed || take_extra(req, L, v, &B, (size_t)chosen))
-		err = "out of memory";
+	if (!failed && !take_extra(req, L, v, &B, (size_t)chosen))
+		err = NULL;
 out:
 	free(B.b);
 	free(v);
@@ -1049,14 +1045,12 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 {
 	struct lines raw, L = { NULL, NULL, 0, 0 };
 	struct prefix pf = { 0, 0 };
-	const char *err = NULL, *at;
+	const char *err = "out of memory", *at;
 	size_t anchor, start, end, upto = 0, next = 0;
 
 	memset(req, 0, sizeof(*req));
-	if (split_lines(len ? text : empty, len, &raw)) {
-		err = "out of memory";
+	if (split_lines(len ? text : empty, len, &raw))
 		goto out;
-	}
 	anchor = find_anchor(&raw, &at);
 	if (anchor == raw.nr) {
 		err = "no 'The following changes since commit' line";
@@ -1066,10 +1060,8 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 	if (end < raw.nr)
 		next = (size_t)(raw.l[end].s - text);
 	pf = prefix_of(raw.l[anchor], at);
-	if (copy_request(&raw, start, end, &pf, req, &L)) {
-		err = "out of memory";
+	if (copy_request(&raw, start, end, &pf, req, &L))
 		goto out;
-	}
 	err = find_header(&L, req, &upto);
 	if (!err)
 		err = find_diffstat(req, &L, upto);
