@@ -65,19 +65,16 @@ static const char WSP[] = " \t\r\n";
  */
 static size_t uspace(const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
+	static const struct code_range spaces[] = {
+		{ 0xa0, 0xa0 }, { 0x2000, 0x200a }, { 0x202f, 0x202f },
+		{ 0x205f, 0x205f }, { 0x3000, 0x3000 }
+	};
+	unsigned cp;
+	size_t k = n ? utf8_char(s, n, &cp) : 0;
 
-	if (n >= 2 && u[0] == 0xc2 && u[1] == 0xa0)
-		return 2;
-	if (n < 3)
+	if (!k || !code_in_ranges(cp, spaces, sizeof(spaces) / sizeof(*spaces)))
 		return 0;
-	if (u[0] == 0xe2 && u[1] == 0x80 && (u[2] <= 0x8a || u[2] == 0xaf))
-		return u[2] >= 0x80 ? 3 : 0;
-	if (u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f)
-		return 3;
-	if (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
-		return 3;
-	return 0;
+	return k;
 }
 
 /* A space of either kind at s: its length, or 0. */
