@@ -612,17 +612,15 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 /* The +/- of a text row's graph, counted: 1 when they make up its N. */
 static int graph_counts(struct str v, long changes, long *ins, long *del)
 {
-	size_t n = v.len;
+	struct str t = str_rtrim(v, " \t");
+	size_t i = str_rtrim(t, "+-").len;
 	long plus = 0, minus = 0;
 
-	while (n && is_space_or_tab(v.s[n - 1]))
-		n--;
-	for (; n && (v.s[n - 1] == '+' || v.s[n - 1] == '-'); n--) {
-		if (v.s[n - 1] == '+')
+	for (; i < t.len; i++)
+		if (t.s[i] == '+')
 			plus++;
 		else
 			minus++;
-	}
 	*ins += plus;
 	*del += minus;
 	return plus + minus == changes;
