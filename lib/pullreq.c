@@ -705,7 +705,8 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 	if (!seps) {
 		for (i = upto + 1; i < rows && str_is_blank(L->l[i]); i++)
 			;
-		*shortlog = req->tip_subject.len ? i + 1 : i;	/* past the subject */
+		/* the shortlog starts after the "up to" commit's subject */
+		*shortlog = req->tip_subject.len ? i + 1 : i;
 		req->block.shortlog = span(L, *shortlog, rows);
 		return;
 	}
@@ -929,11 +930,13 @@ static long choose_block(const struct lines *L, const struct blocks *B,
 			for (k = 0; k < B->nr; k++)
 				if (candidate(&b[k], patches, rows) &&
 				    (b[k].first > last_sep ||
-				     (b[k].has_totals && patch_follows(L, b[k].end))))
+				     (b[k].has_totals &&
+				      patch_follows(L, b[k].end))))
 					return (long)k;
 		for (rows = 1; rows >= 0; rows--)
 			for (k = B->nr; k-- > 0;)
-				if (candidate(&b[k], patches, rows) && b[k].has_totals)
+				if (candidate(&b[k], patches, rows) &&
+				    b[k].has_totals)
 					return (long)k;
 	}
 	return -1;
