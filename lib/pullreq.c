@@ -27,8 +27,30 @@ static int own(struct pullreq *req, char *block)
 	return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Bytes and lines.                                                    */
+/*
+ * The nr strings of part joined by a space each, in memory the request
+ * owns (an empty first part: a space before the rest): 0, or -1.
+ */
+static int own_joined(struct pullreq *req, const struct str *part, size_t nr,
+		      struct str *out)
+{
+	size_t i, len = nr - 1;
+	char *s;
+
+	for (i = 0; i < nr; i++)
+		len += part[i].len;
+	s = malloc(len);
+	if (!s || own(req, s))
+		return -1;
+	*out = str_at(s, len);
+	for (i = 0; i < nr; i++) {
+		if (i)
+			*s++ = ' ';
+		memcpy(s, part[i].s, part[i].len);
+		s += part[i].len;
+	}
+	return 0;
+}
 
 /* What trimming takes off: git's spaces, and what is left of a line end. */
 static const char WSP[] = " \t\r\n";
@@ -43,19 +65,16 @@ static const char WSP[] = " \t\r\n";
  */
 static size_t uspace(const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
+	static const struct code_range spaces[] = {
+		{ 0xa0, 0xa0 }, { 0x2000, 0x200a }, { 0x202f, 0x202f },
+		{ 0x205f, 0x205f }, { 0x3000, 0x3000 }
+	};
+	unsigned cp;
+	size_t k = n ? utf8_char(s, n, &cp) : 0;
 
-	if (n >= 2 && u[0] == 0xc2 && u[1] == 0xa0)
-		return 2;
-	if (n < 3)
+	if (!k || !code_in_ranges(cp, spaces, sizeof(spaces) / sizeof(*spaces)))
 		return 0;
-	if (u[0] == 0xe2 && u[1] == 0x80 && (u[2] <= 0x8a || u[2] == 0xaf))
-		return u[2] >= 0x80 ? 3 : 0;
-	if (u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f)
-		return 3;
-	if (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
-		return 3;
-	return 0;
+	return k;
 }
 
 /* A space of either kind at s: its length, or 0. */
@@ -162,35 +181,23 @@ static size_t copy_spaces(struct str l, char *out, int *spaces)
 
 static int is_separator(struct str l)
 {
-	size_t i;
-
 	l = str_trim(l, WSP);
-	if (l.len != 64)
-		return 0;
-	for (i = 0; i < 64; i++)
-		if (l.s[i] != '-')
-			return 0;
-	return 1;
+	return l.len == 64 && !str_trim(l, "-").len;
 }
 
-/* "<hex id>[:]" and nothing else: the id, or an empty string. */
-static struct str commit_id(struct str rest)
-{
-	rest = str_rtrim(rest, WSP);
-	if (rest.len && rest.s[rest.len - 1] == ':')
-		rest.len--;
-	rest = str_rtrim(rest, WSP);
-	if (!is_hex_id(rest.s, rest.len))
-		return str_at(NULL, 0);
-	return str_at(rest.s, rest.len);
-}
-
-/* The id after phrase at at in line l (an empty string when none). */
+/*
+ * The id after phrase at at in line l, when "<hex id>[:]" is all that
+ * follows it; else an empty string.
+ */
 static struct str id_after(struct str l, const char *at, const char *phrase)
 {
 	const char *s = at + strlen(phrase);
+	struct str id = str_rtrim(str_at(s, (size_t)(l.s + l.len - s)), WSP);
 
-	return commit_id(str_at(s, (size_t)(l.s + l.len - s)));
+	if (id.len && id.s[id.len - 1] == ':')
+		id.len--;
+	id = str_rtrim(id, WSP);
+	return is_hex_id(id.s, id.len) ? id : str_at(NULL, 0);
 }
 
 /*
@@ -228,11 +235,10 @@ static int split_lines(const char *text, size_t len, struct lines *out)
 	return 0;
 }
 
-/* Lines a..b (inclusive, a <= b + 1) as one string, blank lines around it off. */
-static struct str span(const struct lines *L, size_t a, size_t b_end)
+/* Lines [a, b) as one string of the text, the blank lines around them off. */
+static struct str span(const struct lines *L, size_t a, size_t b)
 {
 	const struct str *src = L->src ? L->src : L->l;
-	size_t b = b_end;
 
 	while (a < b && str_is_blank(L->l[a]))
 		a++;
@@ -317,8 +323,8 @@ static int summary_word(struct str l)
  */
 static int stat_view(struct pullreq *req, struct str l, struct str *v)
 {
+	struct str part[2] = { { "", 0 }, l };
 	size_t i = 0;
-	char *copy;
 
 	while (i < l.len && l.s[i] == ' ')
 		i++;
@@ -331,13 +337,7 @@ static int stat_view(struct pullreq *req, struct str l, struct str *v)
 	    !(memchr(l.s, '|', l.len) || (l.s[0] >= '0' && l.s[0] <= '9') ||
 	      str_starts_with(l, "...") || summary_word(l)))
 		return 0;
-	copy = malloc(l.len + 1);
-	if (!copy || own(req, copy))
-		return -1;
-	copy[0] = ' ';
-	memcpy(copy + 1, l.s, l.len);
-	*v = str_at(copy, l.len + 1);
-	return 0;
+	return own_joined(req, part, 2, v);
 }
 
 static int is_row(struct str v)
@@ -356,12 +356,7 @@ static int is_totals(struct str v)
 
 static int is_bar(struct str l)
 {
-	size_t i;
-
-	for (i = 0; i < l.len; i++)
-		if (l.s[i] != '+' && l.s[i] != '-')
-			return 0;
-	return l.len > 0;
+	return l.len && !str_trim(l, "+-").len;
 }
 
 /*
@@ -399,30 +394,19 @@ static int split_joined(struct pullreq *req, struct str *l, struct str *rest)
 static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 			struct str *joined)
 {
-	struct str a = str_trim(la, WSP), b = str_trim(lb, WSP), va, vb;
-	char *s;
+	struct str part[3] = { { "", 0 }, str_trim(la, WSP), str_trim(lb, WSP) };
+	struct str va, vb;
 
-	if (!a.len || !b.len || (!is_bar(b) && b.s[0] != '|'))
+	if (!part[1].len || !part[2].len ||
+	    (!is_bar(part[2]) && part[2].s[0] != '|'))
 		return 0;
 	if (stat_view(req, la, &va) || stat_view(req, lb, &vb))
 		return -1;
 	if (is_row(va) || is_row(vb) || is_totals(vb))
 		return 0;
-	s = malloc(a.len + b.len + 2);
-	if (!s)
+	if (own_joined(req, part, 3, joined))
 		return -1;
-	s[0] = ' ';
-	memcpy(s + 1, a.s, a.len);
-	s[a.len + 1] = ' ';
-	memcpy(s + a.len + 2, b.s, b.len);
-	if (!is_row(str_at(s, a.len + b.len + 2))) {
-		free(s);
-		return 0;
-	}
-	if (own(req, s))
-		return -1;
-	*joined = str_at(s, a.len + b.len + 2);
-	return 1;
+	return is_row(*joined);
 }
 
 struct block {
@@ -585,20 +569,6 @@ static size_t indent_of(struct str l)
 	return i;
 }
 
-/* Subject a, and b after it (a wrapped subject): one line the request owns. */
-static int join_subject(struct pullreq *req, struct str *a, struct str b)
-{
-	char *s = malloc(a->len + b.len + 1);
-
-	if (!s || own(req, s))
-		return -1;
-	memcpy(s, a->s, a->len);
-	s[a->len] = ' ';
-	memcpy(s + a->len + 1, b.s, b.len);
-	*a = str_at(s, a->len + b.len + 1);
-	return 0;
-}
-
 /* The shortlog in lines [from, to): its authors and their subjects. */
 static int parse_shortlog(struct pullreq *req, const struct lines *L,
 			  size_t from, size_t to, struct pullreq_block *b)
@@ -622,8 +592,10 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 			au->count = count;
 			alloc_subjects = 0;
 		} else if (au && au->nr_subjects && indent_of(l) > indent) {
-			if (join_subject(req, &au->subject[au->nr_subjects - 1],
-					 str_trim(l, WSP)))
+			struct str *last = &au->subject[au->nr_subjects - 1];
+			struct str part[2] = { *last, str_trim(l, WSP) };
+
+			if (own_joined(req, part, 2, last))	/* wrapped */
 				return -1;
 		} else if (au) {
 			if (grow_array((void **)&au->subject, au->nr_subjects,
@@ -640,17 +612,15 @@ static int parse_shortlog(struct pullreq *req, const struct lines *L,
 /* The +/- of a text row's graph, counted: 1 when they make up its N. */
 static int graph_counts(struct str v, long changes, long *ins, long *del)
 {
-	size_t n = v.len;
+	struct str t = str_rtrim(v, " \t");
+	size_t i = str_rtrim(t, "+-").len;
 	long plus = 0, minus = 0;
 
-	while (n && is_space_or_tab(v.s[n - 1]))
-		n--;
-	for (; n && (v.s[n - 1] == '+' || v.s[n - 1] == '-'); n--) {
-		if (v.s[n - 1] == '+')
+	for (; i < t.len; i++)
+		if (t.s[i] == '+')
 			plus++;
 		else
 			minus++;
-	}
 	*ins += plus;
 	*del += minus;
 	return plus + minus == changes;
@@ -663,7 +633,6 @@ static int take_block(struct pullreq *req, const struct str *v,
 	unsigned long long sum = 0;
 	long ins = 0, del = 0;
 	int exact = 1;
-	char *owned;
 	size_t i, nfiles = 0;
 	size_t nr_summary = bl->end - bl->rows_end - (size_t)bl->has_totals;
 
@@ -680,8 +649,7 @@ static int take_block(struct pullreq *req, const struct str *v,
 			continue;
 		}
 		if (!row->abbreviated &&
-		    (stat_name_paths(row->name, &row->path, &row->from, &owned) ||
-		     own(req, owned)))
+		    own(req, stat_name_paths(row->name, &row->path, &row->from)))
 			return -1;
 		if (row->kind != STAT_ROW_UNMERGED)
 			nfiles++;
@@ -711,12 +679,10 @@ static int take_block(struct pullreq *req, const struct str *v,
 		struct stat_summary *s = &b->summary[b->nr_summary++];
 
 		stat_parse_summary(v[bl->rows_end + (size_t)bl->has_totals + i], s);
-		if (s->kind == STAT_SUMMARY_RENAME ||
-		    s->kind == STAT_SUMMARY_COPY ?
-		    stat_name_paths(s->name, &s->path, &s->from, &owned) :
-		    stat_name_path(s->name, &s->path, &owned))
-			return -1;
-		if (own(req, owned))
+		if (own(req, s->kind == STAT_SUMMARY_RENAME ||
+			     s->kind == STAT_SUMMARY_COPY ?
+			     stat_name_paths(s->name, &s->path, &s->from) :
+			     stat_name_path(s->name, &s->path)))
 			return -1;
 	}
 	return 0;
@@ -737,30 +703,25 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
 		last = i;
 	}
 	if (!seps) {
-		size_t from = upto + 1;
-
-		while (from < rows && str_is_blank(L->l[from]))
-			from++;
-		if (req->tip_subject.len)	/* skip the subject line */
-			from++;
-		req->block.shortlog = span(L, from, rows);
-		*shortlog = from;
+		for (i = upto + 1; i < rows && str_is_blank(L->l[i]); i++)
+			;
+		/* the shortlog starts after the "up to" commit's subject */
+		*shortlog = req->tip_subject.len ? i + 1 : i;
+		req->block.shortlog = span(L, *shortlog, rows);
 		return;
 	}
-	req->block.shortlog = span(L, last + 1, rows);
 	*shortlog = last + 1;
+	req->block.shortlog = span(L, last + 1, rows);
 	for (i = first + 1; i < last; i++)
 		if (str_starts_with(L->l[i], DESCRIPTION) &&
 		    (i == first + 1 || is_separator(L->l[i - 1]))) {
 			desc = i;
 			break;
 		}
-	if (desc) {
-		req->tag_message = span(L, first + 1, desc == first + 1 ? desc : desc - 1);
+	/* a separator line before the description, unless it is first */
+	req->tag_message = span(L, first + 1, desc ? desc - 1 : last);
+	if (desc)
 		req->description = span(L, desc + 1, last);
-	} else {
-		req->tag_message = span(L, first + 1, last);
-	}
 }
 
 /*
@@ -815,7 +776,8 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
 {
 	const char *at = NULL;
-	size_t i, since, at_line;
+	size_t i, k, since, at_line;
+	struct str url;
 
 	for (i = 0; i < L->nr && !(at = str_find(L->l[i], SINCE_ID)); i++)
 		;
@@ -842,21 +804,14 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 		;
 	if (i == L->nr || str_find(L->l[i], UPTO))
 		return "no repository URL after 'are available in the Git repository at:'";
-	else {
-		struct str t = str_trim(L->l[i], WSP);
-		size_t k = t.len;
-
-		while (k && !is_space_or_tab(t.s[k - 1]))
-			k--;
-		if (k) {
-			req->ref = str_at(t.s + k, t.len - k);
-			while (k && is_space_or_tab(t.s[k - 1]))
-				k--;
-			req->url = str_at(t.s, k);
-		} else {
-			req->url = t;
-		}
+	url = str_trim(L->l[i], WSP);
+	for (k = url.len; k && !is_space_or_tab(url.s[k - 1]); k--)
+		;
+	if (k) {			/* "<url> <ref>" */
+		req->ref = str_at(url.s + k, url.len - k);
+		url = str_rtrim(str_at(url.s, k), " \t");
 	}
+	req->url = url;
 	for (; i < L->nr && !(at = str_find(L->l[i], UPTO)); i++)
 		;
 	if (i == L->nr)
@@ -949,42 +904,42 @@ static int has_rows(const struct block *b)
 }
 
 /*
- * The request's diffstat among the blocks, a patch's passed over unless
- * patches is set: an index, or -1.  A totals line alone is one only
- * where no diffstat with rows is: it may be a line of prose or of a
- * signature.
+ * May block b be the request's diffstat in a pass that looks for rows
+ * (or a totals line alone), passing over a patch's unless patches?
  */
-static long choose_among(const struct lines *L, const struct blocks *B,
-			 size_t last_sep, int patches)
+static int candidate(const struct block *b, int patches, int rows)
 {
-	size_t k;
-	int rows;
-
-	for (rows = 1; rows >= 0; rows--)
-		for (k = 0; k < B->nr; k++)
-			if ((patches || !B->b[k].patch) &&
-			    has_rows(&B->b[k]) == rows &&
-			    (B->b[k].first > last_sep ||
-			     (B->b[k].has_totals && patch_follows(L, B->b[k].end))))
-				return (long)k;
-	for (rows = 1; rows >= 0; rows--)
-		for (k = B->nr; k-- > 0;)
-			if ((patches || !B->b[k].patch) &&
-			    has_rows(&B->b[k]) == rows && B->b[k].has_totals)
-				return (long)k;
-	return -1;
+	return (patches || !b->patch) && has_rows(b) == rows;
 }
 
 /*
- * The request's diffstat: not a patch's, or when every diffstat looks
- * like a patch's (a sender's own "---" before the request's), any.
+ * The request's diffstat: an index, or -1.  Not a patch's, unless every
+ * diffstat looks like one (a sender's own "---" before the request's).
+ * A totals line alone is one only where no diffstat with rows is: it
+ * may be a line of prose or of a signature.
  */
 static long choose_block(const struct lines *L, const struct blocks *B,
 			 size_t last_sep)
 {
-	long k = choose_among(L, B, last_sep, 0);
+	const struct block *b = B->b;
+	size_t k;
+	int patches, rows;
 
-	return k >= 0 ? k : choose_among(L, B, last_sep, 1);
+	for (patches = 0; patches <= 1; patches++) {
+		for (rows = 1; rows >= 0; rows--)
+			for (k = 0; k < B->nr; k++)
+				if (candidate(&b[k], patches, rows) &&
+				    (b[k].first > last_sep ||
+				     (b[k].has_totals &&
+				      patch_follows(L, b[k].end))))
+					return (long)k;
+		for (rows = 1; rows >= 0; rows--)
+			for (k = B->nr; k-- > 0;)
+				if (candidate(&b[k], patches, rows) &&
+				    b[k].has_totals)
+					return (long)k;
+	}
+	return -1;
 }
 
 /* Is x the request's diffstat again, row for row (a sender's repeat)? */
@@ -1041,7 +996,7 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 {
 	struct blocks B = { NULL, 0, 0 };
 	struct str *v = NULL;
-	const char *err = NULL;
+	const char *err = "out of memory";
 	size_t i, end = upto + 1, last_sep = 0, shortlog;
 	long chosen;
 	int failed;
@@ -1049,22 +1004,18 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	while (end < L->nr && !str_starts_with(L->l[end], "diff --git "))
 		end++;
 	if (mend_stat_lines(req, L, upto + 1, &end))
-		return "out of memory";
+		return err;
 	v = calloc(end + 1, sizeof(*v));
 	if (!v)
-		return "out of memory";
+		return err;
 	for (i = upto + 1; i < end; i++) {
-		if (stat_view(req, L->l[i], &v[i])) {
-			err = "out of memory";
+		if (stat_view(req, L->l[i], &v[i]))
 			goto out;
-		}
 		if (is_separator(L->l[i]))
 			last_sep = i;
 	}
-	if (find_blocks(v, upto + 1, end, &B)) {
-		err = "out of memory";
+	if (find_blocks(v, upto + 1, end, &B))
 		goto out;
-	}
 	for (i = 0; i < B.nr; i++)
 		B.b[i].patch = is_patch_stat(L, i ? B.b[i - 1].end : upto + 1,
 					     &B.b[i]);
@@ -1080,8 +1031,8 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	req->has_patch = patch_follows(L, B.b[chosen].end);
 	for (i = (size_t)chosen + 1; i < B.nr; i++)
 		req->has_patch |= B.b[i].patch;
-	if (failed || take_extra(req, L, v, &B, (size_t)chosen))
-		err = "out of memory";
+	if (!failed && !take_extra(req, L, v, &B, (size_t)chosen))
+		err = NULL;
 out:
 	free(B.b);
 	free(v);
@@ -1092,14 +1043,12 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 {
 	struct lines raw, L = { NULL, NULL, 0, 0 };
 	struct prefix pf = { 0, 0 };
-	const char *err = NULL, *at;
+	const char *err = "out of memory", *at;
 	size_t anchor, start, end, upto = 0, next = 0;
 
 	memset(req, 0, sizeof(*req));
-	if (split_lines(len ? text : empty, len, &raw)) {
-		err = "out of memory";
+	if (split_lines(len ? text : empty, len, &raw))
 		goto out;
-	}
 	anchor = find_anchor(&raw, &at);
 	if (anchor == raw.nr) {
 		err = "no 'The following changes since commit' line";
@@ -1109,10 +1058,8 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 	if (end < raw.nr)
 		next = (size_t)(raw.l[end].s - text);
 	pf = prefix_of(raw.l[anchor], at);
-	if (copy_request(&raw, start, end, &pf, req, &L)) {
-		err = "out of memory";
+	if (copy_request(&raw, start, end, &pf, req, &L))
 		goto out;
-	}
 	err = find_header(&L, req, &upto);
 	if (!err)
 		err = find_diffstat(req, &L, upto);

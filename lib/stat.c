@@ -55,29 +55,33 @@ static size_t next_char(const char *s, size_t n, size_t *width)
 	return len;
 }
 
+/* The bytes of the longest start of s at most columns wide; its width in *w. */
+static size_t fit(const char *s, size_t len, size_t columns, size_t *w)
+{
+	size_t i = 0, cw, n;
+
+	for (*w = 0; i < len; i += n) {
+		n = next_char(s + i, len - i, &cw);
+		if (*w + cw > columns)
+			break;
+		*w += cw;
+	}
+	return i;
+}
+
 size_t stat_width(const char *s, size_t len)
 {
-	size_t i = 0, w = 0, cw;
+	size_t w;
 
-	while (i < len) {
-		i += next_char(s + i, len - i, &cw);
-		w += cw;
-	}
+	fit(s, len, (size_t)-1, &w);
 	return w;
 }
 
 size_t stat_width_prefix(const char *s, size_t len, size_t columns)
 {
-	size_t i = 0, w = 0, cw, n;
+	size_t w;
 
-	while (i < len) {
-		n = next_char(s + i, len - i, &cw);
-		if (w + cw > columns)
-			break;
-		i += n;
-		w += cw;
-	}
-	return i;
+	return fit(s, len, columns, &w);
 }
 
 /* diff.c, show_stats(): "scale" the filename */
@@ -205,35 +209,32 @@ static int unquote_c(const char *s, size_t n, size_t *i, struct strbuf *out)
 
 /*
  * *from and *path copies of a and b (a may be empty: no source) in one
- * block, *owned (NULL when both are empty); a and b are released.
+ * block, returned (NULL when both are empty); a and b are released.
  */
-static int own_paths(struct strbuf *a, struct strbuf *b, struct str *from,
-		     struct str *path, char **owned)
+static char *own_paths(struct strbuf *a, struct strbuf *b, struct str *from,
+		       struct str *path)
 {
-	size_t from_len = a->len, path_len = b->len;
+	size_t from_len = a->len;
 	char *block = NULL;
 
 	strbuf_add(a, b->buf, b->len);
-	strbuf_release(b);
 	if (a->len)
 		block = strbuf_detach(a, NULL);
-	strbuf_release(a);
-	*owned = block;
 	*from = str_at(block, from_len);
-	*path = str_at(block ? block + from_len : NULL, path_len);
-	return 0;
+	*path = str_at(block ? block + from_len : NULL, b->len);
+	strbuf_release(a);
+	strbuf_release(b);
+	return block;
 }
 
-int stat_name_paths(struct str name, struct str *path, struct str *from,
-		    char **owned)
+char *stat_name_paths(struct str name, struct str *path, struct str *from)
 {
 	const char *s = name.s, *arrow;
 	size_t n = name.len, i;
 
 	*path = *from = str_at(NULL, 0);
-	*owned = NULL;
 	if (!n)
-		return 0;
+		return NULL;
 	if (memchr(s, '"', n)) {		/* "a" => "b", a => "b", "a" */
 		struct strbuf part[2] = { STRBUF_INIT, STRBUF_INIT };
 		int k;
@@ -254,13 +255,11 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 				break;
 			i += 4;
 		}
-		if (i == n && k == 0)
-			return own_paths(&part[1], &part[0], from, path, owned);
-		if (i == n && k == 1)
-			return own_paths(&part[0], &part[1], from, path, owned);
+		if (i == n && k < 2)	/* "a" alone is the path */
+			return own_paths(&part[!k], &part[k], from, path);
 		strbuf_release(&part[0]);
 		strbuf_release(&part[1]);
-		return 0;
+		return NULL;
 	}
 	for (i = 0; i < n; i++) {		/* pfx{a => b}sfx */
 		const char *close;
@@ -292,7 +291,7 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 			strbuf_setlen(&b, b.len - 1);
 		strbuf_add(&a, s + sfx_at, sfx);
 		strbuf_add(&b, s + sfx_at, sfx);
-		return own_paths(&a, &b, from, path, owned);
+		return own_paths(&a, &b, from, path);
 	}
 	arrow = str_find(str_at(s, n), " => ");
 	if (arrow) {				/* a => b */
@@ -301,25 +300,24 @@ int stat_name_paths(struct str name, struct str *path, struct str *from,
 	} else {
 		*path = name;
 	}
-	return 0;
+	return NULL;
 }
 
-int stat_name_path(struct str name, struct str *path, char **owned)
+char *stat_name_path(struct str name, struct str *path)
 {
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	struct str from;
 	size_t i = 0;
 
-	*owned = NULL;
 	*path = name;
 	if (!name.len || name.s[0] != '"')
-		return 0;
+		return NULL;
 	if (unquote_c(name.s, name.len, &i, &b) || i != name.len) {
 		*path = str_at(NULL, 0);
 		strbuf_release(&b);
-		return 0;
+		return NULL;
 	}
-	return own_paths(&a, &b, &from, path, owned);
+	return own_paths(&a, &b, &from, path);
 }
 
 /*
@@ -519,7 +517,6 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 	}
 	}
 }
-
 
 void stat_numstat_totals(const struct numstat *ns, struct stat_totals *t)
 {

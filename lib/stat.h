@@ -68,14 +68,13 @@ char *stat_name(const char *path, size_t path_len, const char *from,
  * pprint_rename() undone: *path where the file ends up, *from its
  * source when the name is a rename (else empty).  Both empty when it
  * cannot be told.  They point into name, or into one malloc()ed block
- * returned in *owned (else NULL) for the caller to free.  0 (out of
- * memory dies, as a strbuf does).
+ * returned for the caller to free (else NULL; out of memory dies, as a
+ * strbuf does).
  */
-int stat_name_paths(struct str name, struct str *path, struct str *from,
-		    char **owned);
+char *stat_name_paths(struct str name, struct str *path, struct str *from);
 
 /* The same for a name that is one path (a --summary create or delete). */
-int stat_name_path(struct str name, struct str *path, char **owned);
+char *stat_name_path(struct str name, struct str *path);
 
 /*
  * The rows
