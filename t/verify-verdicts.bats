@@ -157,6 +157,43 @@ matches_with_gits() {
 	expect_unchanged
 }
 
+@test "a merge base that clock skew hides from git rev-list's walk: the clean diffstat is still the procedure's" {
+	# c, on topic, adds a line to a.c; linus has c, reverted by commits
+	# dated decades before it, and base merged again.  Ordered by date,
+	# git rev-list linus..topic gives up before it reaches c from linus:
+	# it shows c as pulled, with one boundary commit, base.  The merge
+	# base is c, and git merge takes the revert from linus.
+	dated() {
+		local d=$1
+		shift
+		GIT_AUTHOR_DATE="@$d +0000" GIT_COMMITTER_DATE="@$d +0000" "$@"
+	}
+	echo c >>a.c && git add a.c && dated 1500000000 git commit -q -m c &&
+	c=$(git rev-parse HEAD) &&
+	git checkout -q -b side &&
+	git checkout -q linus -- a.c &&
+	dated 100000000 git commit -q -m revert &&
+	for i in 1 2 3 4 5 6 7 8; do
+		echo "$i" >h.c && git add h.c &&
+		dated $((100000000 + i)) git commit -q -m "h$i" || return
+	done &&
+	git update-ref refs/heads/linus "$(dated 2000000000 git commit-tree \
+		-p HEAD -p linus -m "base again" "HEAD^{tree}")" &&
+	git checkout -q topic &&
+	echo t >t.c && git add t.c && dated 1600000000 git commit -q -m t &&
+	[ "$(git merge-base --all linus topic)" = "$c" ] &&
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
+	publish_request &&
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx 'verdict: matches: the request.s diffstat is what pulling it changes' \
+		"$BATS_TEST_TMPDIR/actual"
+	sed -n 's/^clean diffstat: *//p' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/totals"
+	sed -n 's/^ *\([0-9]* files* changed\)/\1/p' "$BATS_TEST_TMPDIR/clean" |
+		test_cmp - "$BATS_TEST_TMPDIR/totals"
+	expect_unchanged
+}
+
 @test "--no-fetch, a request that matches: the gits its answer needs and no other" {
 	test_commit t1 a.c t1
 	git checkout -q linus && test_commit l1 l.c l1 && git checkout -q topic
