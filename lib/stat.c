@@ -15,6 +15,7 @@ static int is_digit(int ch)
 	return ch >= '0' && ch <= '9';
 }
 
+/* The number s starts with into *out: its length, or 0 (*out as it was). */
 static size_t parse_num(const char *s, size_t n, long *out)
 {
 	size_t i;
@@ -25,7 +26,8 @@ static size_t parse_num(const char *s, size_t n, long *out)
 			return 0;
 		v = v * 10 + (s[i] - '0');
 	}
-	*out = v;
+	if (i)
+		*out = v;
 	return i;
 }
 
@@ -501,7 +503,7 @@ int stat_parse_summary(struct str l, struct stat_summary *sum)
 		return 1;
 	default: {			/* <names> (NN%) */
 		size_t k = n;
-		long sim;
+		long sim = 0;		/* "(%)" */
 
 		if (k < i + 5 || s[k - 1] != ')' || s[k - 2] != '%')
 			return 0;

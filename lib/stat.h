@@ -114,7 +114,7 @@ struct stat_row {
 	 * A text row: changes is N, the lines added plus deleted (--stat
 	 * shows no more: its graph is scaled to the width).  A binary
 	 * row: old_size and new_size in bytes, -1 both when only "Bin"
-	 * is printed; changes is -1.
+	 * is printed; changes is -1, as for an "Unmerged" row.
 	 */
 	long changes;
 	long old_size, new_size;
