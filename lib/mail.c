@@ -195,20 +195,6 @@ static int is_gtfrom(const struct strbuf *sb)
 	return ngt && sb->len - ngt >= 5 && !memcmp(sb->buf + ngt, "From ", 5);
 }
 
-static void write_all(int fd, const char *p, size_t len, const char *path)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			die_errno("cannot write '%s'", path);
-		p += n;
-		len -= (size_t)n;
-	}
-}
-
 /*
  * Write to path the message that begins with in->line, up to the next
  * From_ line (then in->line), or the end of the input; a message
@@ -243,7 +229,8 @@ static void split_one(struct mail_input *in, const char *path,
 			strbuf_add(&out, sb->buf + skip, sb->len - skip);
 		/* a write a line was a tenth of the tool's own CPU */
 		if (out.len >= PIECE) {
-			write_all(fd, out.buf, out.len, path);
+			if (write_in_full(fd, out.buf, out.len))
+				die_errno("cannot write '%s'", path);
 			strbuf_reset(&out);
 		}
 		at_start = eol;
@@ -255,7 +242,8 @@ static void split_one(struct mail_input *in, const char *path,
 		if (at_start && !in->bare && is_from_line(sb))
 			break;	/* the next message's */
 	}
-	write_all(fd, out.buf, out.len, path);
+	if (write_in_full(fd, out.buf, out.len))
+		die_errno("cannot write '%s'", path);
 	strbuf_release(&out);
 	if (close(fd) < 0)
 		die_errno("cannot write '%s'", path);

@@ -93,22 +93,6 @@ static int connect_to(const char *host, const char *port)
 	return sock;
 }
 
-/* Write all of buf to fd: 0, or -1 when fd is closed at the other end. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int relay_main(int argc, char **argv)
 {
 	const char *env = getenv(RELAY_ENV);
@@ -139,7 +123,7 @@ int relay_main(int argc, char **argv)
 			n = read(0, buf, sizeof(buf));
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n <= 0 || write_all(sock, buf, (size_t)n)) {
+			if (n <= 0 || write_in_full(sock, buf, (size_t)n)) {
 				/* git has said all it has to say */
 				shutdown(sock, SHUT_WR);
 				to_server = 0;
@@ -152,7 +136,7 @@ int relay_main(int argc, char **argv)
 			if (n <= 0)
 				break;		/* the server is done */
 			tell((int)tool, RELAY_RECEIVED);
-			if (write_all(1, buf, (size_t)n))
+			if (write_in_full(1, buf, (size_t)n))
 				break;		/* git is gone */
 		}
 		if (pfd[2].revents & (POLLERR | POLLHUP))

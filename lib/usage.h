@@ -41,6 +41,9 @@ void *xmalloc(size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 
+/* All of buf written to fd, through EINTR: 0, or -1 with errno set. */
+int write_in_full(int fd, const void *buf, size_t len);
+
 /* grow_array() (grow.h) for code that may die. */
 #define ALLOC_GROW(arr, nr, alloc)                                          \
 	do {                                                                \
