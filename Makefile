@@ -168,7 +168,8 @@ C_SOURCES += t/helper/test-pullreq.c t/helper/test-repo-state.c \
 	t/fuzz/pullreq-fuzzer.c
 SHELL_SCRIPTS = .ci/run GIT-VERSION-GEN contrib/make-deb contrib/make-rpm t/demo.sh \
 	t/fuzz/make-corpus t/fuzz/make-pullreq-corpus t/lib/random-history \
-	t/build-git t/run-suite t/matrix t/git-t5150 t/valgrind/git-clean-diffstat \
+	t/build-git t/run-suite t/matrix t/git-t5150 t/procedure-check \
+	t/valgrind/git-clean-diffstat \
 	bench/run bench/make-repo bench/merge-window \
 	contrib/git/test-series contrib/git/measure-merge-bases \
 	contrib/ci/clean-diffstat-pr.sh contrib/hooks/sendemail-validate
