@@ -179,6 +179,12 @@ static size_t copy_spaces(struct str l, char *out, int *spaces)
 /* ------------------------------------------------------------------ */
 /* The pull request in a text.                                         */
 
+/* A word: text without a space or a tab in it. */
+static int is_word(struct str t)
+{
+	return t.len && !memchr(t.s, ' ', t.len) && !memchr(t.s, '\t', t.len);
+}
+
 static int is_separator(struct str l)
 {
 	l = str_trim(l, WSP);
@@ -810,6 +816,11 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	if (k) {			/* "<url> <ref>" */
 		req->ref = str_at(url.s + k, url.len - k);
 		url = str_rtrim(str_at(url.s, k), " \t");
+	} else if (i + 1 < L->nr && is_word(str_trim(L->l[i + 1], WSP)) &&
+		   !str_find(L->l[i + 1], UPTO)) {
+		/* "<url>" and "<ref>" on the next line: a client wrapped it */
+		req->ref = str_trim(L->l[i + 1], WSP);
+		req->damage |= PULLREQ_HEADER;
 	}
 	req->url = url;
 	for (; i < L->nr && !(at = str_find(L->l[i], UPTO)); i++)

@@ -67,6 +67,8 @@
  *    ("he following changes since commit <id>:"): the request is found
  *    by "changes since commit <id>", the repository line and its URL,
  *    and "for you to fetch changes up to <id>";
+ *  - the repository line wrapped after its URL, the ref alone on the
+ *    next line (PULLREQ_HEADER too);
  *  - a stat row wrapped by the mail client (its +/- graph, or its
  *    "| N +-" part, on a line of its own) is joined again; summary lines
  *    appended to the totals line are split off it.
@@ -100,7 +102,8 @@ enum pullreq_damage {
 	PULLREQ_QUOTED = 1 << 1,	/* quoted, or indented as a whole */
 	PULLREQ_WRAPPED = 1 << 2,	/* stat lines wrapped or joined */
 	PULLREQ_HEADER = 1 << 3		/* a header line not as git writes
-					   it: damaged, or after prose */
+					   it: damaged, after prose, or
+					   wrapped */
 };
 
 /* One author's commits in a shortlog: "<author> (<count>):" and subjects. */

@@ -983,6 +983,34 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage header'
 }
 
+@test "a repository line wrapped by a mail client: the ref on the line after it, the damage named" {
+	local to
+	history_simple
+	request_of_topic
+	grep -qx "  $url topic" "$BATS_TEST_TMPDIR/request"
+	# the ref at the start of the next line (patchwork keeps such a
+	# mail from the kernel's lists), after a space left at the end, or
+	# indented
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	for to in '$1\n$2' '$1 \n$2' '$1\n    $2'; do
+		client "s{^  (\\Q$url\\E) (\\S+)\$}{  $to}" mail
+		! grep -q "^  $url topic" "$BATS_TEST_TMPDIR/mail"
+		parse "$BATS_TEST_TMPDIR/mail"
+		check_request linus topic || { echo "shape $to" >&2; return 1; }
+		parsed_has 'damage header' || { echo "shape $to" >&2; return 1; }
+	done
+}
+
+@test "the line after the repository line is the ref only when it is one word" {
+	history_simple
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client "s{^  (\\Q$url\\E) (\\S+)\$}{  \$1\\nplease pull \$2}" mail
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_has "url $url"
+	parsed_lacks_prefix 'ref '
+}
+
 @test "the totals line cut off: the rows read, the totals counted from them, said so" {
 	history_simple
 	request_of_topic
