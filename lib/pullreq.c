@@ -198,12 +198,27 @@ static int is_separator(struct str l)
 static struct str id_after(struct str l, const char *at, const char *phrase)
 {
 	const char *s = at + strlen(phrase);
-	struct str id = str_rtrim(str_at(s, (size_t)(l.s + l.len - s)), WSP);
+	struct str id = str_trim(str_at(s, (size_t)(l.s + l.len - s)), WSP);
 
 	if (id.len && id.s[id.len - 1] == ':')
 		id.len--;
 	id = str_rtrim(id, WSP);
 	return is_hex_id(id.s, id.len) ? id : str_at(NULL, 0);
+}
+
+/*
+ * Where "changes since commit " is in line l, or "changes since commit"
+ * that ends it (a mail client wrapped the id onto the next line); NULL.
+ */
+static const char *since_at(struct str l)
+{
+	const char *at = str_find(l, SINCE_ID);
+	size_t n = strlen(SINCE_ID) - 1;
+
+	l = str_rtrim(l, WSP);
+	if (!at && l.len >= n && !memcmp(l.s + l.len - n, SINCE_ID, n))
+		at = l.s + l.len - n;
+	return at;
 }
 
 /*
@@ -393,9 +408,27 @@ static int split_joined(struct pullreq *req, struct str *l, struct str *rest)
 }
 
 /*
+ * A "create mode 100644" or "delete mode 100644" alone, trimmed in t:
+ * a mail client wrapped its path onto the next line (git writes these
+ * with a path always; a "mode change" after a rename has none).
+ */
+static int mode_alone(struct str t)
+{
+	size_t i, n = strlen("create mode ");
+
+	if (!str_starts_with(t, "create mode ") &&
+	    !str_starts_with(t, "delete mode "))
+		return 0;
+	for (i = n; i < t.len && t.s[i] >= '0' && t.s[i] <= '7'; i++)
+		;
+	return i == t.len && i > n;
+}
+
+/*
  * Line a, not a stat row, and line b only a +/- graph or the "| N +-"
- * part of a row: one row a mail client wrapped, joined again in
- * *joined.  1 when joined, 0 when not, -1 when out of memory.
+ * part of a row: one row a mail client wrapped; or line a a summary
+ * line's mode alone, and b its path.  Joined again in *joined: 1 when
+ * joined, 0 when not, -1 when out of memory.
  */
 static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 			struct str *joined)
@@ -403,6 +436,8 @@ static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 	struct str part[3] = { { "", 0 }, str_trim(la, WSP), str_trim(lb, WSP) };
 	struct str va, vb;
 
+	if (mode_alone(part[1]) && part[2].len && !summary_word(part[2]))
+		return own_joined(req, part, 3, joined) ? -1 : 1;
 	if (!part[1].len || !part[2].len ||
 	    (!is_bar(part[2]) && part[2].s[0] != '|'))
 		return 0;
@@ -736,13 +771,14 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
  */
 static size_t find_anchor(const struct lines *raw, const char **at)
 {
-	static const char *const words[] = { UPTO, SINCE_ID, NULL };
-	size_t i, w;
+	size_t i;
 
-	for (w = 0; words[w]; w++)
-		for (i = 0; i < raw->nr; i++)
-			if ((*at = str_find(raw->l[i], words[w])))
-				return i;
+	for (i = 0; i < raw->nr; i++)
+		if ((*at = str_find(raw->l[i], UPTO)))
+			return i;
+	for (i = 0; i < raw->nr; i++)
+		if ((*at = since_at(raw->l[i])))
+			return i;
 	for (i = 0; i < raw->nr; i++)
 		if ((*at = str_find_ci(raw->l[i], AVAILABLE)))
 			return i;
@@ -760,7 +796,7 @@ static void request_lines(const struct lines *raw, size_t anchor,
 	size_t i, next;
 
 	for (i = anchor + 1; i-- > 0;)
-		if (str_find(raw->l[i], SINCE_ID))
+		if (since_at(raw->l[i]))
 			break;
 	*start = i == (size_t)-1 ? 0 : i;
 	*end = raw->nr;
@@ -772,7 +808,7 @@ static void request_lines(const struct lines *raw, size_t anchor,
 	if (next == raw->nr)
 		return;
 	for (i = next; i > anchor + 1; i--)
-		if (str_find(raw->l[i - 1], SINCE_ID))
+		if (since_at(raw->l[i - 1]))
 			break;
 	*end = i > anchor + 1 ? i - 1 : next;
 }
@@ -785,15 +821,22 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	size_t i, k, since, at_line;
 	struct str url;
 
-	for (i = 0; i < L->nr && !(at = str_find(L->l[i], SINCE_ID)); i++)
+	for (i = 0; i < L->nr && !(at = since_at(L->l[i])); i++)
 		;
 	if (i == L->nr)
 		return "no 'The following changes since commit' line";
-	since = i;
 	if ((size_t)(at - L->l[i].s) != strlen(SINCE) - strlen(SINCE_ID) ||
 	    !str_starts_with(L->l[i], SINCE))
 		req->damage |= PULLREQ_HEADER;
-	req->base = id_after(L->l[i], at, SINCE_ID);
+	since = i;
+	if (str_find(L->l[i], SINCE_ID)) {
+		req->base = id_after(L->l[i], at, SINCE_ID);
+	} else if (i + 1 < L->nr) {
+		/* the id on the next line: a mail client wrapped it */
+		since = i + 1;
+		req->base = id_after(L->l[since], L->l[since].s, "");
+		req->damage |= PULLREQ_HEADER;
+	}
 	if (!req->base.len)
 		return "no commit id after 'The following changes since commit'";
 	for (i = since + 1; i < L->nr; i++) {
@@ -844,9 +887,43 @@ static int push_mended(struct lines *L, struct lines *src, struct str l,
 	return push_line(L, l) || push_line(src, from);
 }
 
+/* What a line of a diffstat is, for drop_blank(). */
+enum stat_line { STAT_NONE, STAT_ROW, STAT_END, STAT_SUMMARY };
+
+static int stat_line_of(struct pullreq *req, struct str l, enum stat_line *k)
+{
+	struct stat_summary sum;
+	struct str v;
+
+	if (stat_view(req, l, &v))
+		return -1;
+	*k = is_row(v) ? STAT_ROW :
+	     is_totals(v) || stat_is_cut(v) ? STAT_END :
+	     stat_parse_summary(v, &sum) ? STAT_SUMMARY : STAT_NONE;
+	return 0;
+}
+
+/*
+ * Is blank line b, between lines a and c, one a mail client left inside
+ * a diffstat (git writes none there): between two rows, before the
+ * totals line, or between summary lines?  1, 0, or -1.
+ */
+static int drop_blank(struct pullreq *req, struct str a, struct str b,
+		      struct str c)
+{
+	enum stat_line ka, kc;
+
+	if (!str_is_blank(b) || stat_line_of(req, a, &ka) ||
+	    stat_line_of(req, c, &kc))
+		return str_is_blank(b) ? -1 : 0;
+	return (ka == STAT_ROW && kc != STAT_NONE && kc != STAT_SUMMARY) ||
+	       (ka != STAT_NONE && ka != STAT_ROW && kc == STAT_SUMMARY);
+}
+
 /*
  * Split and join again the stat lines mail clients joined or cut, in
- * lines [from, *to) of L, in one pass; *to moves with them.
+ * lines [from, *to) of L, in one pass; *to moves with them; and take
+ * out the blank lines they left inside a diffstat.
  */
 static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 			   size_t *to)
@@ -889,6 +966,19 @@ static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 			out.l[w] = out.l[i];
 			src.l[w] = src.l[i];
 		}
+	}
+	out.nr = src.nr = w;
+	for (i = w = from; i < out.nr; i++) {
+		r = i > from && i + 1 < out.nr ?
+			drop_blank(req, out.l[w - 1], out.l[i], out.l[i + 1]) : 0;
+		if (r < 0)
+			goto fail;
+		if (r) {
+			req->damage |= PULLREQ_WRAPPED;
+			continue;
+		}
+		out.l[w] = out.l[i];
+		src.l[w++] = src.l[i];
 	}
 	out.nr = src.nr = w;
 	for (i = *to; i < L->nr; i++)

@@ -68,10 +68,14 @@
  *    by "changes since commit <id>", the repository line and its URL,
  *    and "for you to fetch changes up to <id>";
  *  - the repository line wrapped after its URL, the ref alone on the
+ *    next line, or the "since" line before its id, the id alone on the
  *    next line (PULLREQ_HEADER too);
  *  - a stat row wrapped by the mail client (its +/- graph, or its
- *    "| N +-" part, on a line of its own) is joined again; summary lines
- *    appended to the totals line are split off it.
+ *    "| N +-" part, on a line of its own), or a "create mode" or
+ *    "delete mode" line before its path, is joined again; summary lines
+ *    appended to the totals line are split off it; a blank line between
+ *    two rows, before the totals line or between summary lines (a
+ *    format=flowed wrap, a double-spaced reply) is taken out.
  *
  * A diffstat is a run of stat rows (a " ..." line may end it), with the
  * " N file(s) changed" line after it, or without (the totals were cut

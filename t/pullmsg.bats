@@ -970,6 +970,47 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage wrapped'
 }
 
+@test "a create or delete mode line wrapped before its path: joined again" {
+	local summary
+	history_stat_shapes
+	request_of_topic
+	summary=$(grep -c '^ \(create\|delete\) mode [0-7]* ' "$BATS_TEST_TMPDIR/request")
+	[ "$summary" -ge 2 ]
+	grep '^summary ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/summary"
+	client 's/^( (?:create|delete) mode [0-7]+) /$1\n/' mail
+	[ "$(grep -c '^ \(create\|delete\) mode [0-7]*$' "$BATS_TEST_TMPDIR/mail")" -eq "$summary" ]
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage wrapped'
+	grep '^summary ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/summary-again"
+	test_cmp "$BATS_TEST_TMPDIR/summary" "$BATS_TEST_TMPDIR/summary-again"
+}
+
+@test "a blank line a mail client left between rows, or after every stat line: taken out" {
+	local rows
+	history_stat_shapes
+	request_of_topic
+	grep '^summary ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/summary"
+	rows=$(grep -c '^ .* | ' "$BATS_TEST_TMPDIR/request")
+	[ "$rows" -ge 4 ]
+	# a line of one space before the third row (Thunderbird's
+	# format=flowed, wrapping a long row), then every line of the
+	# diffstat double-spaced (Outlook), the request quoted in a reply
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client '$n++ if / \| /; $_ = " \n$_" if / \| / && $n == 3' mail
+	# shellcheck disable=SC2016
+	client '$_ .= "\n" if / \| | changed, |^ (create|delete) mode |^ rename |^ mode change /; $_ = "> $_"' spaced
+	for mail in mail spaced; do
+		parse "$BATS_TEST_TMPDIR/$mail"
+		check_request linus topic || { echo "$mail" >&2; return 1; }
+		# one diffstat, not two: check_request counts extra's rows too
+		parsed_lacks_prefix 'extra ' || { echo "$mail" >&2; return 1; }
+		parsed_has 'damage wrapped' || { echo "$mail" >&2; return 1; }
+		grep '^summary ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/summary-again"
+		test_cmp "$BATS_TEST_TMPDIR/summary" "$BATS_TEST_TMPDIR/summary-again"
+	done
+}
+
 @test "the header after a line of prose, or damaged at its start: the request found by its ids" {
 	history_simple
 	request_of_topic
@@ -995,6 +1036,22 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	for to in '$1\n$2' '$1 \n$2' '$1\n    $2'; do
 		client "s{^  (\\Q$url\\E) (\\S+)\$}{  $to}" mail
 		! grep -q "^  $url topic" "$BATS_TEST_TMPDIR/mail"
+		parse "$BATS_TEST_TMPDIR/mail"
+		check_request linus topic || { echo "shape $to" >&2; return 1; }
+		parsed_has 'damage header' || { echo "shape $to" >&2; return 1; }
+	done
+}
+
+@test "a 'since' line wrapped by a mail client: the id on the line after it, the damage named" {
+	local to
+	history_simple
+	request_of_topic
+	# as Gmail wraps a line a greeting made long, and the line alone
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	for to in 'Please pull the following changes since commit\n$1' \
+		'The following changes since commit\n$1'; do
+		client "s{^The following changes since commit ([0-9a-f]+:)\$}{$to}" mail
+		! grep -q '^The following changes since commit [0-9a-f]' "$BATS_TEST_TMPDIR/mail"
 		parse "$BATS_TEST_TMPDIR/mail"
 		check_request linus topic || { echo "shape $to" >&2; return 1; }
 		parsed_has 'damage header' || { echo "shape $to" >&2; return 1; }
