@@ -207,16 +207,17 @@ static struct str id_after(struct str l, const char *at, const char *phrase)
 }
 
 /*
- * Where "changes since commit " is in line l, or "changes since commit"
- * that ends it (a mail client wrapped the id onto the next line); NULL.
+ * Where phrase (it ends in a space) is in line l, or the phrase without
+ * its space ending the line (a mail client wrapped the id after it
+ * onto the next line); NULL.
  */
-static const char *since_at(struct str l)
+static const char *phrase_at(struct str l, const char *phrase)
 {
-	const char *at = str_find(l, SINCE_ID);
-	size_t n = strlen(SINCE_ID) - 1;
+	const char *at = str_find(l, phrase);
+	size_t n = strlen(phrase) - 1;
 
 	l = str_rtrim(l, WSP);
-	if (!at && l.len >= n && !memcmp(l.s + l.len - n, SINCE_ID, n))
+	if (!at && l.len >= n && !memcmp(l.s + l.len - n, phrase, n))
 		at = l.s + l.len - n;
 	return at;
 }
@@ -774,10 +775,10 @@ static size_t find_anchor(const struct lines *raw, const char **at)
 	size_t i;
 
 	for (i = 0; i < raw->nr; i++)
-		if ((*at = str_find(raw->l[i], UPTO)))
+		if ((*at = phrase_at(raw->l[i], UPTO)))
 			return i;
 	for (i = 0; i < raw->nr; i++)
-		if ((*at = since_at(raw->l[i])))
+		if ((*at = phrase_at(raw->l[i], SINCE_ID)))
 			return i;
 	for (i = 0; i < raw->nr; i++)
 		if ((*at = str_find_ci(raw->l[i], AVAILABLE)))
@@ -796,21 +797,38 @@ static void request_lines(const struct lines *raw, size_t anchor,
 	size_t i, next;
 
 	for (i = anchor + 1; i-- > 0;)
-		if (since_at(raw->l[i]))
+		if (phrase_at(raw->l[i], SINCE_ID))
 			break;
 	*start = i == (size_t)-1 ? 0 : i;
 	*end = raw->nr;
 	if (!is_upto)
 		return;
 	for (next = anchor + 1; next < raw->nr; next++)
-		if (str_find(raw->l[next], UPTO))
+		if (phrase_at(raw->l[next], UPTO))
 			break;
 	if (next == raw->nr)
 		return;
 	for (i = next; i > anchor + 1; i--)
-		if (since_at(raw->l[i - 1]))
+		if (phrase_at(raw->l[i - 1], SINCE_ID))
 			break;
 	*end = i > anchor + 1 ? i - 1 : next;
+}
+
+/*
+ * The id after the phrase at at in line *i of L, or alone on the next
+ * line, where a mail client wrapped it (*i moves to that line, and the
+ * damage is named); empty when there is none.
+ */
+static struct str header_id(struct pullreq *req, const struct lines *L,
+			    size_t *i, const char *at, const char *phrase)
+{
+	if (str_find(L->l[*i], phrase))
+		return id_after(L->l[*i], at, phrase);
+	if (*i + 1 == L->nr)
+		return str_at(NULL, 0);
+	req->damage |= PULLREQ_HEADER;
+	++*i;
+	return id_after(L->l[*i], L->l[*i].s, "");
 }
 
 /* The header lines of the request in L: since, repository, URL, up to. */
@@ -821,7 +839,7 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	size_t i, k, since, at_line;
 	struct str url;
 
-	for (i = 0; i < L->nr && !(at = since_at(L->l[i])); i++)
+	for (i = 0; i < L->nr && !(at = phrase_at(L->l[i], SINCE_ID)); i++)
 		;
 	if (i == L->nr)
 		return "no 'The following changes since commit' line";
@@ -829,14 +847,7 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	    !str_starts_with(L->l[i], SINCE))
 		req->damage |= PULLREQ_HEADER;
 	since = i;
-	if (str_find(L->l[i], SINCE_ID)) {
-		req->base = id_after(L->l[i], at, SINCE_ID);
-	} else if (i + 1 < L->nr) {
-		/* the id on the next line: a mail client wrapped it */
-		since = i + 1;
-		req->base = id_after(L->l[since], L->l[since].s, "");
-		req->damage |= PULLREQ_HEADER;
-	}
+	req->base = header_id(req, L, &since, at, SINCE_ID);
 	if (!req->base.len)
 		return "no commit id after 'The following changes since commit'";
 	for (i = since + 1; i < L->nr; i++) {
@@ -851,7 +862,7 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	req->base_subject = indented_after(L, since + 1, at_line);
 	for (i = at_line + 1; i < L->nr && str_is_blank(L->l[i]); i++)
 		;
-	if (i == L->nr || str_find(L->l[i], UPTO))
+	if (i == L->nr || phrase_at(L->l[i], UPTO))
 		return "no repository URL after 'are available in the Git repository at:'";
 	url = str_trim(L->l[i], WSP);
 	for (k = url.len; k && !is_space_or_tab(url.s[k - 1]); k--)
@@ -860,19 +871,19 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 		req->ref = str_at(url.s + k, url.len - k);
 		url = str_rtrim(str_at(url.s, k), " \t");
 	} else if (i + 1 < L->nr && is_word(str_trim(L->l[i + 1], WSP)) &&
-		   !str_find(L->l[i + 1], UPTO)) {
+		   !phrase_at(L->l[i + 1], UPTO)) {
 		/* "<url>" and "<ref>" on the next line: a client wrapped it */
 		req->ref = str_trim(L->l[i + 1], WSP);
 		req->damage |= PULLREQ_HEADER;
 	}
 	req->url = url;
-	for (; i < L->nr && !(at = str_find(L->l[i], UPTO)); i++)
+	for (; i < L->nr && !(at = phrase_at(L->l[i], UPTO)); i++)
 		;
 	if (i == L->nr)
 		return "no 'for you to fetch changes up to' line";
 	if (at != L->l[i].s)
 		req->damage |= PULLREQ_HEADER;
-	req->tip = id_after(L->l[i], at, UPTO);
+	req->tip = header_id(req, L, &i, at, UPTO);
 	if (!req->tip.len)
 		return "no commit id after 'for you to fetch changes up to'";
 	req->tip_subject = indented_after(L, i + 1, L->nr);
@@ -1155,7 +1166,7 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 		err = "no 'The following changes since commit' line";
 		goto out;
 	}
-	request_lines(&raw, anchor, !!str_find(raw.l[anchor], UPTO), &start, &end);
+	request_lines(&raw, anchor, !!phrase_at(raw.l[anchor], UPTO), &start, &end);
 	if (end < raw.nr)
 		next = (size_t)(raw.l[end].s - text);
 	pf = prefix_of(raw.l[anchor], at);

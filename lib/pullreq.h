@@ -68,8 +68,8 @@
  *    by "changes since commit <id>", the repository line and its URL,
  *    and "for you to fetch changes up to <id>";
  *  - the repository line wrapped after its URL, the ref alone on the
- *    next line, or the "since" line before its id, the id alone on the
- *    next line (PULLREQ_HEADER too);
+ *    next line, or the "since" or "up to" line before its id, the id
+ *    alone on the next line (PULLREQ_HEADER too);
  *  - a stat row wrapped by the mail client (its +/- graph, or its
  *    "| N +-" part, on a line of its own), or a "create mode" or
  *    "delete mode" line before its path, is joined again; summary lines

@@ -1042,16 +1042,19 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	done
 }
 
-@test "a 'since' line wrapped by a mail client: the id on the line after it, the damage named" {
+@test "a 'since' or 'up to' line wrapped by a mail client: the id on the line after it, the damage named" {
 	local to
 	history_simple
 	request_of_topic
-	# as Gmail wraps a line a greeting made long, and the line alone
+	# as Gmail wraps a line a greeting or a quote made long, and the
+	# line alone
 	# shellcheck disable=SC2016 # perl's $, not the shell's
-	for to in 'Please pull the following changes since commit\n$1' \
-		'The following changes since commit\n$1'; do
-		client "s{^The following changes since commit ([0-9a-f]+:)\$}{$to}" mail
-		! grep -q '^The following changes since commit [0-9a-f]' "$BATS_TEST_TMPDIR/mail"
+	for to in 's{^The (following changes since commit) ([0-9a-f]+:)$}{Please pull the $1\n$2}' \
+		's{^(The following changes since commit) ([0-9a-f]+:)$}{$1\n$2}' \
+		's{^(for you to fetch changes up to) ([0-9a-f]+:)$}{$1\n$2}' \
+		's{^(for you to fetch changes up to) ([0-9a-f]+:)$}{> $1\n> $2}; $_ = "> $_" if !/^> /'; do
+		client "$to" mail
+		[ "$(grep -c 'since commit [0-9a-f]\|up to [0-9a-f]' "$BATS_TEST_TMPDIR/mail")" -eq 1 ]
 		parse "$BATS_TEST_TMPDIR/mail"
 		check_request linus topic || { echo "shape $to" >&2; return 1; }
 		parsed_has 'damage header' || { echo "shape $to" >&2; return 1; }
