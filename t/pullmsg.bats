@@ -977,6 +977,7 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	summary=$(grep -c '^ \(create\|delete\) mode [0-7]* ' "$BATS_TEST_TMPDIR/request")
 	[ "$summary" -ge 2 ]
 	grep '^summary ' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/summary"
+	# shellcheck disable=SC2016 # perl's $, not the shell's
 	client 's/^( (?:create|delete) mode [0-7]+) /$1\n/' mail
 	[ "$(grep -c '^ \(create\|delete\) mode [0-7]*$' "$BATS_TEST_TMPDIR/mail")" -eq "$summary" ]
 	parse "$BATS_TEST_TMPDIR/mail"
