@@ -542,8 +542,10 @@ static int judge_messy(const struct verifying *vf, struct judgement *j)
 	if (run_diff(&cp, &out, &rp, NULL, &j->why))
 		goto out;
 	rc = request_is(&vf->msg->req, &rp, &rpmt);
-	if (rc)
+	if (rc) {
 		strbuf_addstr(&j->base, bases.v[0]);
+		j->nr_bases = bases.nr;
+	}
 	/* its subject is shown to a person only */
 	if (rc && !vf->opts->porcelain &&
 	    commit_subject(bases.v[0], &j->base_subject, &j->why))

@@ -108,8 +108,9 @@ struct judgement {
 	enum judged_by by;		/* MATCHES */
 	const char *algorithm;		/* BY_ALGORITHM: its name */
 	/* MESSY: git request-pull's merge base, its subject (for a person),
-	   the clean --stat --summary */
+	   the clean --stat --summary; how many merge bases there are */
 	struct strbuf base, base_subject, clean_stat;
+	size_t nr_bases;
 	/*
 	 * DIFFERS: why; with WHY_FOREIGN how many commits.  What only a
 	 * person's report says is not looked for with --porcelain (no git

@@ -367,8 +367,18 @@ static void add_verdict(struct strbuf *sb, const struct verifying *vf,
 		return;
 	/* the base as the tip line shows the tip: under 80 columns */
 	strbuf_addf(sb, "verdict: messy: it is git request-pull's diffstat, "
-		    "from one merge base alone:\n  %.12s ", j->base.buf);
+		    "from %s merge base%s\n  %.12s ",
+		    j->nr_bases > 1 ? "one" : "the",
+		    j->nr_bases > 1 ? " alone:" : "", j->base.buf);
 	quote_shown(sb, j->base_subject.buf, j->base_subject.len);
+	/*
+	 * With one merge base, what pulling changes differs from it only
+	 * in files <upstream> changed since: the same patches applied, a
+	 * rename, lines moved.
+	 */
+	if (j->nr_bases < 2)
+		strbuf_addf(sb, "\nwhich '%s' has gone on from, changing some "
+			    "of the same files;", vf->p.upstream.name);
 	strbuf_addstr(sb, "\nwhat pulling it changes is:\n");
 	add_stat_shown(sb, &j->clean_stat);
 }

@@ -194,6 +194,30 @@ matches_with_gits() {
 	expect_unchanged
 }
 
+@test "upstream applied one of the request's patches itself: messy from the one merge base, why said" {
+	sed -i 5s/5/five/ a.c && commit_all t1 &&
+	t1=$(git rev-parse HEAD) &&
+	seq 1 9 >b.c && commit_all t2 &&
+	git checkout -q linus && git cherry-pick "$t1" >/dev/null && git checkout -q topic &&
+	[ "$(git merge-base --all linus topic | wc -l)" -eq 1 ] &&
+	base=$(git merge-base linus topic) &&
+	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
+	publish_request &&
+	run_tool --verify="$r" --allow-local
+	expect_status 1
+	sed -n '/^verdict:/,$p' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/verdict"
+	{
+		cat <<-EOF
+		verdict: messy: it is git request-pull's diffstat, from the merge base
+		  ${base:0:12} base
+		which 'HEAD' has gone on from, changing some of the same files;
+		what pulling it changes is:
+		EOF
+		cat "$BATS_TEST_TMPDIR/clean"
+	} | test_cmp - "$BATS_TEST_TMPDIR/verdict"
+	expect_unchanged
+}
+
 @test "--no-fetch, a request that matches: the gits its answer needs and no other" {
 	test_commit t1 a.c t1
 	git checkout -q linus && test_commit l1 l.c l1 && git checkout -q topic
