@@ -28,8 +28,8 @@
  *    2.39 at least),
  *    --no-scissors and --no-inbody-headers keep the body whole, and
  *    --quoted-cr=strip drops the CR of CRLF lines in a base64 or
- *    quoted-printable body.  Quoted-printable, base64, RFC 2047 words
- *    and multipart are undone; format=flowed is not.
+ *    quoted-printable body.  Quoted-printable, base64, RFC 2047 words,
+ *    multipart and format=flowed are undone.
  *
  * Nothing read from the mail reaches git as an argument.
  */
