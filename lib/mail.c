@@ -326,37 +326,120 @@ void mail_open(struct mail_input *in, const char *file, size_t max_size)
 }
 
 /*
+ * A line of text that is a boundary ("--<boundary>") with a part's
+ * header after it: where git mailinfo (2.38 to 2.55 at least) took the
+ * first boundary of a nested multipart for text, because it came right
+ * after that multipart's headers, as in Outlook's multipart/alternative
+ * relayed by Mailman in a multipart/mixed.  The part after it is then
+ * not decoded.  That line, or an empty string.
+ */
+static struct str undecoded_boundary(const struct strbuf *text)
+{
+	struct str rest = str_at(text->buf, text->len), l;
+
+	while (rest.len) {
+		l = str_next_line(&rest);
+		if (l.len > 2 && str_starts_with(l, "--") && rest.len &&
+		    str_find_ci(str_at(rest.s, rest.len < 8 ? rest.len : 8),
+				"content-") == rest.s)
+			return l;
+	}
+	return str_at(NULL, 0);
+}
+
+/*
+ * The message at path with an empty line before the first line that is
+ * boundary b, when that line comes right after a header (and the empty
+ * line that ends it), written to the file mended: the empty line is
+ * then a preamble, which MIME says to ignore, and git mailinfo finds
+ * the boundary after it.  0, or -1 when the message has no such line.
+ */
+static int mend_boundary(const char *path, struct str b, const char *mended)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct str rest, l = { NULL, 0 }, prev = l, before = l;
+	int fd, found = 0;
+
+	read_file(&sb, path);
+	rest = str_at(sb.buf, sb.len);
+	while (rest.len && !found) {
+		before = prev;
+		prev = l;
+		l = str_next_line(&rest);
+		found = l.len == b.len && !memcmp(l.s, b.s, b.len);
+	}
+	found = found && prev.s && !prev.len && before.len;
+	if (found) {
+		fd = open(mended, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0)
+			die_errno("cannot create '%s'", mended);
+		if (write_in_full(fd, sb.buf, (size_t)(l.s - sb.buf)) ||
+		    write_in_full(fd, "\n", 1) ||
+		    write_in_full(fd, l.s, sb.len - (size_t)(l.s - sb.buf)) ||
+		    close(fd) < 0)
+			die_errno("cannot write '%s'", mended);
+	}
+	strbuf_release(&sb);
+	return found ? 0 : -1;
+}
+
+/* A multipart nests at most this deep in git mailinfo (MAX_BOUNDARIES). */
+#define MAX_NESTING 5
+
+/*
  * git mailinfo of the message at path, into m: its headers, and unless
- * it is too large (then path holds its beginning), its text.
+ * it is too large (then path holds its beginning), its text.  When it
+ * took a nested multipart's boundary for text, once more with that
+ * mended (mend_boundary()).
  */
 static void decode(struct mail_input *in, const char *path, struct mail *m)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf info = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf msg = STRBUF_INIT, patch = STRBUF_INIT;
+	struct strbuf mended = STRBUF_INIT;
+	int tries = 0;
 
 	strbuf_addf(&msg, "%s/msg", in->dir.buf);
 	strbuf_addf(&patch, "%s/patch", in->dir.buf);
-	strvec_pushl(&cp.args, "-c", "i18n.commitEncoding=UTF-8", "mailinfo",
-		     "-k", "-u", "--no-scissors", "--no-inbody-headers",
-		     "--quoted-cr=strip", msg.buf, patch.buf, NULL);
-	cp.in = path;
-	cp.out = &info;
-	cp.err = &err;
-	if (run_git(&cp)) {
-		if (!m->too_large)
-			m->error = "git mailinfo cannot read it";
-	} else {
-		parse_info(m, &info);
-		if (!m->too_large) {
-			read_file(&m->text, msg.buf);
-			read_file(&m->text, patch.buf);
+	strbuf_addf(&mended, "%s/mended", in->dir.buf);
+	for (;;) {
+		struct child_process cp = CHILD_PROCESS_INIT;
+		struct str b;
+
+		strvec_pushl(&cp.args, "-c", "i18n.commitEncoding=UTF-8",
+			     "mailinfo", "-k", "-u", "--no-scissors",
+			     "--no-inbody-headers", "--quoted-cr=strip",
+			     msg.buf, patch.buf, NULL);
+		cp.in = path;
+		cp.out = &info;
+		cp.err = &err;
+		if (run_git(&cp)) {
+			if (!m->too_large)
+				m->error = "git mailinfo cannot read it";
+			break;
 		}
+		if (m->too_large) {
+			parse_info(m, &info);
+			break;
+		}
+		read_file(&m->text, msg.buf);
+		read_file(&m->text, patch.buf);
+		b = undecoded_boundary(&m->text);
+		if (!b.len || ++tries == MAX_NESTING ||
+		    mend_boundary(path, b, mended.buf)) {
+			parse_info(m, &info);
+			break;
+		}
+		path = mended.buf;
+		strbuf_reset(&m->text);
+		strbuf_reset(&info);
+		strbuf_reset(&err);
 	}
 	strbuf_release(&info);
 	strbuf_release(&err);
 	strbuf_release(&msg);
 	strbuf_release(&patch);
+	strbuf_release(&mended);
 }
 
 int mail_next(struct mail_input *in, struct mail *m)

@@ -29,7 +29,10 @@
  *    --no-scissors and --no-inbody-headers keep the body whole, and
  *    --quoted-cr=strip drops the CR of CRLF lines in a base64 or
  *    quoted-printable body.  Quoted-printable, base64, RFC 2047 words,
- *    multipart and format=flowed are undone.
+ *    multipart and format=flowed are undone.  Where git mailinfo takes
+ *    a nested multipart's first boundary for text (it comes right after
+ *    that multipart's headers), the message is decoded again with an
+ *    empty preamble before it (mail.c's mend_boundary()).
  *
  * Nothing read from the mail reaches git as an argument.
  */

@@ -502,6 +502,33 @@ other_request() {
 	check_request linus topic
 }
 
+@test "Outlook through Mailman: a nested multipart's first part, right after its headers, decoded" {
+	history_stat_shapes
+	request_of_topic
+	{
+		# no preamble: the first boundary right after the headers
+		echo 'Content-Type: multipart/alternative;'
+		echo '	boundary="_000_outlook_"'
+		echo
+		echo '--_000_outlook_'
+		mail_part 'text/plain; charset="iso-8859-1"' quoted-printable \
+			<"$BATS_TEST_TMPDIR/request"
+		printf -- '\n--_000_outlook_\n'
+		echo '<p>html</p>' | mail_part text/html quoted-printable
+		printf -- '\n--_000_outlook_--\n'
+	} >"$BATS_TEST_TMPDIR/alternative"
+	echo 'the list footer' | mail_part text/plain 7bit >"$BATS_TEST_TMPDIR/footer"
+	{
+		mail_headers 'Subject: [GIT PULL] outlook'
+		mail_multipart mixed '===============0886890368==' \
+			"$BATS_TEST_TMPDIR/alternative" "$BATS_TEST_TMPDIR/footer"
+	} >"$BATS_TEST_TMPDIR/mail"
+	grep -q '=$' "$BATS_TEST_TMPDIR/mail"	# long rows got soft line breaks
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks_prefix 'damage '
+	check_request linus topic
+}
+
 @test "a forwarded request (message/rfc822) is looked into" {
 	history_simple
 	request_of_topic
