@@ -353,3 +353,13 @@ matches_with_gits() {
 	grep -qx '2 pull requests: matches 0, messy 0, differs 0, conflicts 0, errors 2' \
 		"$BATS_TEST_TMPDIR/actual"
 }
+
+@test "t/procedure-check: a mail named from where it is run, held against the procedure" {
+	test_commit t1 a.c t1
+	publish_request
+	git fetch -q "$url" topic
+	cp "$r" request.eml
+	"$TOP/t/procedure-check" --repo . request.eml >"$BATS_TEST_TMPDIR/actual"
+	up=$(git rev-parse linus)
+	grep -qx "request.eml *${up:0:12} *since *matches *0 of 2" "$BATS_TEST_TMPDIR/actual"
+}
