@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -831,6 +832,29 @@ static struct str header_id(struct pullreq *req, const struct lines *L,
 	return id_after(L->l[*i], L->l[*i].s, "");
 }
 
+/*
+ * The line before the URL: git's "are available in the Git repository
+ * at:", or another line of words that ends in "repository at:", as a
+ * sender's own template words it ("from the Git repository at:"; the
+ * damage is named).
+ */
+static int repository_line(struct pullreq *req, struct str l)
+{
+	static const char end[] = "repository at:";
+	struct str t = str_trim(l, WSP);
+	size_t i, n = strlen(end);
+
+	if (str_equals_ci(t, AVAILABLE))
+		return 1;
+	if (t.len < n || !str_equals_ci(str_at(t.s + t.len - n, n), end))
+		return 0;
+	for (i = 0; i < t.len - n; i++)
+		if (!isalpha((unsigned char)t.s[i]) && t.s[i] != ' ')
+			return 0;
+	req->damage |= PULLREQ_HEADER;
+	return 1;
+}
+
 /* The header lines of the request in L: since, repository, URL, up to. */
 static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
@@ -850,12 +874,8 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	req->base = header_id(req, L, &since, at, SINCE_ID);
 	if (!req->base.len)
 		return "no commit id after 'The following changes since commit'";
-	for (i = since + 1; i < L->nr; i++) {
-		struct str t = str_trim(L->l[i], WSP);
-
-		if (str_equals_ci(t, AVAILABLE))
-			break;
-	}
+	for (i = since + 1; i < L->nr && !repository_line(req, L->l[i]); i++)
+		;
 	if (i == L->nr)
 		return "no 'are available in the Git repository at:' line";
 	at_line = i;

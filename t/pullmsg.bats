@@ -1052,6 +1052,24 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage header'
 }
 
+@test "a header a sender reworded ('from the Git repository at:', as KVM/s390's requests have it): read, the damage named" {
+	history_simple
+	request_of_topic
+	client 's/^The following changes since/please pull the following changes since/; s/^are available in the Git repository at:/from the Git repository at:/' mail
+	run ! grep -q 'are available' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage header'
+	# a line of prose that names a repository, or one quoted deeper
+	# than the request, is not the repository line
+	for to in 'are in my repository at: (see below)' '> from the Git repository at:'; do
+		client "s/^are available in the Git repository at:/$to/" mail
+		capture "$PULLMSG" mail <"$BATS_TEST_TMPDIR/mail"
+		parsed_has "error no 'are available in the Git repository at:' line" ||
+			{ echo "shape $to" >&2; return 1; }
+	done
+}
+
 @test "a repository line wrapped by a mail client: the ref on the line after it, the damage named" {
 	local to
 	history_simple
