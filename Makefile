@@ -130,7 +130,8 @@ test-t5150: $(PROGRAM)
 # The patch series for git's own git request-pull (contrib/git) on a
 # source of git (GIT_SOURCE, a tarball or a checkout; default git 2.55.0
 # of GIT_TARBALLS): applied, built with DEVELOPER=1, t5150 run, and the
-# series' tests seen failing without its last patch
+# series' tests seen failing without its last patch, then git mailinfo's
+# fix (contrib/git/mailinfo) on top, t5100 run with and without it
 # (contrib/git/test-series).
 GIT_SOURCE =
 test-git-series:
