@@ -9,6 +9,7 @@
 
 static const char SINCE[] = "The following changes since commit ";
 static const char SINCE_ID[] = "changes since commit ";
+static const char SINCE_ONE[] = "change since commit ";	/* one commit */
 static const char AVAILABLE[] = "are available in the git repository at:";
 static const char UPTO[] = "for you to fetch changes up to ";
 static const char DESCRIPTION[] = "(from the branch description for ";
@@ -221,6 +222,18 @@ static const char *phrase_at(struct str l, const char *phrase)
 	if (!at && l.len >= n && !memcmp(l.s + l.len - n, phrase, n))
 		at = l.s + l.len - n;
 	return at;
+}
+
+/*
+ * Where the "since" phrase is in line l (phrase_at()), "changes" or
+ * "change" (a sender's template, for one commit); *phrase is the one.
+ */
+static const char *since_at(struct str l, const char **phrase)
+{
+	const char *at = phrase_at(l, SINCE_ID);
+
+	*phrase = at ? SINCE_ID : SINCE_ONE;
+	return at ? at : phrase_at(l, SINCE_ONE);
 }
 
 /*
@@ -773,13 +786,14 @@ static void take_sections(const struct lines *L, size_t upto, size_t rows,
  */
 static size_t find_anchor(const struct lines *raw, const char **at)
 {
+	const char *phrase;
 	size_t i;
 
 	for (i = 0; i < raw->nr; i++)
 		if ((*at = phrase_at(raw->l[i], UPTO)))
 			return i;
 	for (i = 0; i < raw->nr; i++)
-		if ((*at = phrase_at(raw->l[i], SINCE_ID)))
+		if ((*at = since_at(raw->l[i], &phrase)))
 			return i;
 	for (i = 0; i < raw->nr; i++)
 		if ((*at = str_find_ci(raw->l[i], AVAILABLE)))
@@ -795,10 +809,11 @@ static size_t find_anchor(const struct lines *raw, const char **at)
 static void request_lines(const struct lines *raw, size_t anchor,
 			  int is_upto, size_t *start, size_t *end)
 {
+	const char *phrase;
 	size_t i, next;
 
 	for (i = anchor + 1; i-- > 0;)
-		if (phrase_at(raw->l[i], SINCE_ID))
+		if (since_at(raw->l[i], &phrase))
 			break;
 	*start = i == (size_t)-1 ? 0 : i;
 	*end = raw->nr;
@@ -810,7 +825,7 @@ static void request_lines(const struct lines *raw, size_t anchor,
 	if (next == raw->nr)
 		return;
 	for (i = next; i > anchor + 1; i--)
-		if (phrase_at(raw->l[i - 1], SINCE_ID))
+		if (since_at(raw->l[i - 1], &phrase))
 			break;
 	*end = i > anchor + 1 ? i - 1 : next;
 }
@@ -834,23 +849,26 @@ static struct str header_id(struct pullreq *req, const struct lines *L,
 
 /*
  * The line before the URL: git's "are available in the Git repository
- * at:", or another line of words that ends in "repository at:", as a
- * sender's own template words it ("from the Git repository at:"; the
- * damage is named).
+ * at:", after prose on its line or not, or another line of words that
+ * ends in "repository at:", as a sender's own template words it ("from
+ * the Git repository at:"); but not a line quoted deeper than the
+ * request.  Damage is named where it is not git's line.
  */
 static int repository_line(struct pullreq *req, struct str l)
 {
 	static const char end[] = "repository at:";
 	struct str t = str_trim(l, WSP);
-	size_t i, n = strlen(end);
+	size_t i, n = strlen(end), k = strlen(AVAILABLE);
 
 	if (str_equals_ci(t, AVAILABLE))
 		return 1;
-	if (t.len < n || !str_equals_ci(str_at(t.s + t.len - n, n), end))
+	if (t.len < n || !str_equals_ci(str_at(t.s + t.len - n, n), end) ||
+	    t.s[0] == '>')
 		return 0;
-	for (i = 0; i < t.len - n; i++)
-		if (!isalpha((unsigned char)t.s[i]) && t.s[i] != ' ')
-			return 0;
+	if (t.len <= k || !str_equals_ci(str_at(t.s + t.len - k, k), AVAILABLE))
+		for (i = 0; i < t.len - n; i++)
+			if (!isalpha((unsigned char)t.s[i]) && t.s[i] != ' ')
+				return 0;
 	req->damage |= PULLREQ_HEADER;
 	return 1;
 }
@@ -859,11 +877,11 @@ static int repository_line(struct pullreq *req, struct str l)
 static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
 {
-	const char *at = NULL;
+	const char *at = NULL, *since_phrase;
 	size_t i, k, since, at_line;
 	struct str url;
 
-	for (i = 0; i < L->nr && !(at = phrase_at(L->l[i], SINCE_ID)); i++)
+	for (i = 0; i < L->nr && !(at = since_at(L->l[i], &since_phrase)); i++)
 		;
 	if (i == L->nr)
 		return "no 'The following changes since commit' line";
@@ -871,7 +889,7 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	    !str_starts_with(L->l[i], SINCE))
 		req->damage |= PULLREQ_HEADER;
 	since = i;
-	req->base = header_id(req, L, &since, at, SINCE_ID);
+	req->base = header_id(req, L, &since, at, since_phrase);
 	if (!req->base.len)
 		return "no commit id after 'The following changes since commit'";
 	for (i = since + 1; i < L->nr && !repository_line(req, L->l[i]); i++)
@@ -1209,6 +1227,7 @@ int pullreq_telltale(const char *text, size_t len)
 {
 	struct str t = str_at(text, len);
 
-	return str_find(t, SINCE_ID) || str_find(t, UPTO) ||
+	return str_find(t, SINCE_ID) || str_find(t, SINCE_ONE) ||
+	       str_find(t, UPTO) ||
 	       str_find_ci(t, "are available in the git repository at");
 }

@@ -67,9 +67,10 @@
  *    ("he following changes since commit <id>:"): the request is found
  *    by "changes since commit <id>", the repository line and its URL,
  *    and "for you to fetch changes up to <id>";
- *  - the repository line worded by a sender's own template: any line of
- *    words that ends in "repository at:" ("from the Git repository at:",
- *    PULLREQ_HEADER too);
+ *  - a header worded by a sender's own template: "are available in the
+ *    Git repository at:" after prose on its line, or any line of words
+ *    that ends in "repository at:" ("from the Git repository at:"), and
+ *    "the following change since commit" (PULLREQ_HEADER too);
  *  - the repository line wrapped after its URL, the ref alone on the
  *    next line, or the "since" or "up to" line before its id, the id
  *    alone on the next line (PULLREQ_HEADER too);

@@ -1052,14 +1052,21 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage header'
 }
 
-@test "a header a sender reworded ('from the Git repository at:', as KVM/s390's requests have it): read, the damage named" {
+@test "a header a sender's template words otherwise (KVM/s390's, pwm's): read, the damage named" {
+	local to
 	history_simple
 	request_of_topic
-	client 's/^The following changes since/please pull the following changes since/; s/^are available in the Git repository at:/from the Git repository at:/' mail
-	run ! grep -q 'are available' "$BATS_TEST_TMPDIR/mail"
-	parse "$BATS_TEST_TMPDIR/mail"
-	check_request linus topic
-	parsed_has 'damage header'
+	# KVM/s390's "from the Git repository at:"; pwm's "the following
+	# change since commit", "is available", and prose before the line
+	for to in 's/^The following changes since/please pull the following changes since/; s/^are available in the Git repository at:/from the Git repository at:/' \
+		's/^The following changes since/the following change since/; s/^are available/is available/' \
+		's/^are available in/(that you pulled for v6.9-rc2) are available in/'; do
+		client "$to" mail
+		run ! grep -qx 'are available in the Git repository at:' "$BATS_TEST_TMPDIR/mail"
+		parse "$BATS_TEST_TMPDIR/mail"
+		check_request linus topic || { echo "shape $to" >&2; return 1; }
+		parsed_has 'damage header' || { echo "shape $to" >&2; return 1; }
+	done
 	# a line of prose that names a repository, or one quoted deeper
 	# than the request, is not the repository line
 	for to in 'are in my repository at: (see below)' '> from the Git repository at:'; do
