@@ -397,7 +397,8 @@ static void decode(struct mail_input *in, const char *path, struct mail *m)
 	struct strbuf info = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf msg = STRBUF_INIT, patch = STRBUF_INIT;
 	struct strbuf mended = STRBUF_INIT;
-	int tries = 0;
+	const char *recode = "-u";
+	int tries = 0, rc;
 
 	strbuf_addf(&msg, "%s/msg", in->dir.buf);
 	strbuf_addf(&patch, "%s/patch", in->dir.buf);
@@ -407,13 +408,25 @@ static void decode(struct mail_input *in, const char *path, struct mail *m)
 		struct str b;
 
 		strvec_pushl(&cp.args, "-c", "i18n.commitEncoding=UTF-8",
-			     "mailinfo", "-k", "-u", "--no-scissors",
+			     "mailinfo", "-k", recode, "--no-scissors",
 			     "--no-inbody-headers", "--quoted-cr=strip",
 			     msg.buf, patch.buf, NULL);
 		cp.in = path;
 		cp.out = &info;
 		cp.err = &err;
-		if (run_git(&cp)) {
+		rc = run_git(&cp);
+		if (rc && !strcmp(recode, "-u")) {
+			/*
+			 * A charset iconv does not know (such as "y",
+			 * typed at git send-email's question): once more,
+			 * the text as it is
+			 */
+			recode = "-n";
+			strbuf_reset(&info);
+			strbuf_reset(&err);
+			continue;
+		}
+		if (rc) {
 			if (!m->too_large)
 				m->error = "git mailinfo cannot read it";
 			break;

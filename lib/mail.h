@@ -25,7 +25,8 @@
  *    settings: -k keeps the subject as written ("[GIT PULL] ..."),
  *    -u with i18n.commitEncoding=UTF-8 converts headers and body from
  *    their charset (--encoding=UTF-8 converts neither, in git 2.38 to
- *    2.39 at least),
+ *    2.39 at least; when it fails on a charset iconv does not know,
+ *    -n takes the text as it is),
  *    --no-scissors and --no-inbody-headers keep the body whole, and
  *    --quoted-cr=strip drops the CR of CRLF lines in a base64 or
  *    quoted-printable body.  Quoted-printable, base64, RFC 2047 words,

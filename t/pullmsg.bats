@@ -529,6 +529,22 @@ other_request() {
 	check_request linus topic
 }
 
+@test "a charset iconv does not know (charset=y, typed at git send-email's question): the text read as it is" {
+	history_simple
+	request_of_topic
+	{
+		mail_headers 'Subject: [GIT PULL] y' \
+			'Content-Type: text/plain; charset=y' \
+			'Content-Transfer-Encoding: 8bit'
+		echo
+		cat "$BATS_TEST_TMPDIR/request"
+	} >"$BATS_TEST_TMPDIR/mail"
+	run ! git mailinfo -u /dev/null /dev/null <"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'subject [GIT PULL] y'
+}
+
 @test "a forwarded request (message/rfc822) is looked into" {
 	history_simple
 	request_of_topic
