@@ -393,7 +393,7 @@ static void walk_parse(struct strbuf *out, const char *since,
 		    line[2 * hexlen + 2] != ' ')
 			continue;
 		subject = line + 2 * hexlen + 3;
-		if (!strncmp(line + 1, since, hexlen) && !since[hexlen])
+		if (*since && !strncmp(line + 1, since, hexlen) && !since[hexlen])
 			w->since_met = 1;
 		if (*line == '-') {
 			w->boundary = 1;
@@ -502,12 +502,13 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 		merge_cmd(&j->merge, p, 0, &merging);
 		cps[n++] = &merging;
 	}
-	if (!w->since_met) {
+	/* a request without a "since" line (pullreq.h) has none to check */
+	if (!w->since_met && j->since.len) {
 		since_cmd(&beside, j->since.buf, vf);
 		cps[n++] = &beside;
 	}
 	run_git_all(cps, rcs, n);
-	if (!w->since_met)
+	if (!w->since_met && j->since.len)
 		j->since_rc = rcs[n - 1];
 	if (!j->merged && !w->fast_forward &&
 	    merge_result(&j->merge, rcs[0], &j->why))
@@ -581,7 +582,7 @@ static void judge_differs(const struct verifying *vf, struct judgement *j,
 		j->reason = WHY_EARLIER;
 	if (porcelain)
 		return;
-	if (j->reason == WHY_UNKNOWN) {
+	if (j->reason == WHY_UNKNOWN && j->since.len) {
 		n = count_commits(j->since.buf, vf->tip.buf);
 		if (n > 0 && w->nr < n) {
 			j->reason = WHY_UPSTREAM_HAS;

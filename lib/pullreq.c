@@ -878,26 +878,36 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
 {
 	const char *at = NULL, *since_phrase;
-	size_t i, k, since, at_line;
+	size_t i, k, since, from, at_line;
 	struct str url;
 
 	for (i = 0; i < L->nr && !(at = since_at(L->l[i], &since_phrase)); i++)
 		;
-	if (i == L->nr)
-		return "no 'The following changes since commit' line";
-	if ((size_t)(at - L->l[i].s) != strlen(SINCE) - strlen(SINCE_ID) ||
-	    !str_starts_with(L->l[i], SINCE))
+	if (i < L->nr) {
+		if ((size_t)(at - L->l[i].s) != strlen(SINCE) - strlen(SINCE_ID) ||
+		    !str_starts_with(L->l[i], SINCE))
+			req->damage |= PULLREQ_HEADER;
+		since = i;
+		req->base = header_id(req, L, &since, at, since_phrase);
+		if (!req->base.len)
+			return "no commit id after 'The following changes since commit'";
+		from = since + 1;
+	} else {
+		/*
+		 * No "since" line: git send-email takes a first line "The
+		 * following changes since commit <id>:" of a message it
+		 * is given for a header, and drops it.  No base, then.
+		 */
 		req->damage |= PULLREQ_HEADER;
-	since = i;
-	req->base = header_id(req, L, &since, at, since_phrase);
-	if (!req->base.len)
-		return "no commit id after 'The following changes since commit'";
-	for (i = since + 1; i < L->nr && !repository_line(req, L->l[i]); i++)
+		from = 0;
+	}
+	for (i = from; i < L->nr && !repository_line(req, L->l[i]); i++)
 		;
 	if (i == L->nr)
-		return "no 'are available in the Git repository at:' line";
+		return from ? "no 'are available in the Git repository at:' line" :
+		       "no 'The following changes since commit' line";
 	at_line = i;
-	req->base_subject = indented_after(L, since + 1, at_line);
+	req->base_subject = indented_after(L, from, at_line);
 	for (i = at_line + 1; i < L->nr && str_is_blank(L->l[i]); i++)
 		;
 	if (i == L->nr || phrase_at(L->l[i], UPTO))

@@ -71,6 +71,9 @@
  *    Git repository at:" after prose on its line, or any line of words
  *    that ends in "repository at:" ("from the Git repository at:"), and
  *    "the following change since commit" (PULLREQ_HEADER too);
+ *  - no "since" line at all (git send-email takes it for a header of
+ *    the mail when it comes first, and drops it): the request starts
+ *    at its repository line, base is empty (PULLREQ_HEADER too);
  *  - the repository line wrapped after its URL, the ref alone on the
  *    next line, or the "since" or "up to" line before its id, the id
  *    alone on the next line (PULLREQ_HEADER too);
@@ -148,7 +151,7 @@ struct pullreq_block {
 };
 
 struct pullreq {
-	struct str base;		/* hex id "since commit" */
+	struct str base;		/* hex id "since commit", or empty */
 	struct str base_subject;	/* "<subject> (<date>)", or empty */
 	struct str url;			/* as written: untrusted, to be checked
 					   (fetchgate_check_url()) before use */

@@ -890,6 +890,20 @@ no_request_without() {
 	parsed_has "error $2"
 }
 
+@test "no 'since' line (git send-email took it for a header): read without a base, the damage named" {
+	history_simple
+	request_of_topic
+	sed '/^The following changes since commit/d' "$BATS_TEST_TMPDIR/request" \
+		>"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	parsed_lacks_prefix 'error '
+	parsed_lacks_prefix 'base '
+	parsed_has "url $url" 'ref topic' "tip $(git rev-parse topic)" 'damage header'
+	# neither a "since" line nor a repository line: no request
+	no_request_without '/changes since commit\|are available in/d' \
+		"no 'The following changes since commit' line"
+}
+
 @test "no repository line: named" {
 	history_simple
 	request_of_topic

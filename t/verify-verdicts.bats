@@ -354,6 +354,20 @@ matches_with_gits() {
 		"$BATS_TEST_TMPDIR/actual"
 }
 
+@test "a request without its 'since' line (git send-email dropped it): verified from its tip, no note of it" {
+	test_commit t1 a.c t1
+	publish_request
+	sed -i '/^The following changes since commit/d' "$r"
+	run_tool --verify="$r" --allow-local
+	expect_status 0
+	grep -qx 'verdict: matches: the request'"'"'s diffstat is what pulling it changes' \
+		"$BATS_TEST_TMPDIR/actual"
+	run ! grep -q since "$BATS_TEST_TMPDIR/actual"
+	git clean-diffstat --porcelain --verify="$r" --allow-local >"$BATS_TEST_TMPDIR/porcelain"
+	grep -qx 'damage header' "$BATS_TEST_TMPDIR/porcelain"
+	expect_unchanged
+}
+
 @test "t/procedure-check: a mail named from where it is run, held against the procedure" {
 	test_commit t1 a.c t1
 	publish_request
