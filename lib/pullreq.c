@@ -838,8 +838,13 @@ static void request_lines(const struct lines *raw, size_t anchor,
 static struct str header_id(struct pullreq *req, const struct lines *L,
 			    size_t *i, const char *at, const char *phrase)
 {
-	if (str_find(L->l[*i], phrase))
-		return id_after(L->l[*i], at, phrase);
+	struct str l = L->l[*i];
+	const char *rest = at + strlen(phrase);
+
+	/* the phrase, then spaces alone: the id wrapped all the same */
+	if (str_find(l, phrase) &&
+	    !str_is_blank(str_at(rest, (size_t)(l.s + l.len - rest))))
+		return id_after(l, at, phrase);
 	if (*i + 1 == L->nr)
 		return str_at(NULL, 0);
 	req->damage |= PULLREQ_HEADER;

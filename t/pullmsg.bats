@@ -1134,6 +1134,7 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	# shellcheck disable=SC2016 # perl's $, not the shell's
 	for to in 's{^The (following changes since commit) ([0-9a-f]+:)$}{Please pull the $1\n$2}' \
 		's{^(The following changes since commit) ([0-9a-f]+:)$}{$1\n$2}' \
+		's{^(The following changes since commit) ([0-9a-f]+:)$}{Hi,\n\n$1 \n$2}' \
 		's{^(for you to fetch changes up to) ([0-9a-f]+:)$}{$1\n$2}' \
 		's{^(for you to fetch changes up to) ([0-9a-f]+:)$}{> $1\n> $2}; $_ = "> $_" if !/^> /'; do
 		client "$to" mail
