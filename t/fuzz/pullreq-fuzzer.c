@@ -68,9 +68,11 @@ static void check_request(const struct pullreq *r)
 	walk(r->tag_message);
 	walk(r->description);
 	walk(b->shortlog);
-	/* rows, or the totals line alone */
-	if (r->base.len < 7 || r->tip.len < 7 || !r->url.len ||
-	    !b->nr_rows != !!b->totals_only)
+	/* rows, or the totals line alone; no base only where no "since"
+	   line was, which is damage */
+	if ((r->base.len && r->base.len < 7) ||
+	    (!r->base.len && !(r->damage & PULLREQ_HEADER)) ||
+	    r->tip.len < 7 || !r->url.len || !b->nr_rows != !!b->totals_only)
 		abort();
 	fuzz_sink ^= (unsigned char)fetchgate_check_url(r->url.s, r->url.len, 0,
 						 NULL, NULL);
