@@ -458,6 +458,20 @@ static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
 		return 0;
 	if (stat_view(req, la, &va) || stat_view(req, lb, &vb))
 		return -1;
+	if (is_row(va) && is_bar(part[2]) && !is_separator(lb)) {
+		/* the rest of a row's graph: a space only after the count */
+		size_t at = 1 + part[1].len;
+		char *s;
+
+		if (own_joined(req, part, 3, joined))
+			return -1;
+		s = (char *)joined->s;
+		if (s[at - 1] < '0' || s[at - 1] > '9') {
+			memmove(s + at, s + at + 1, joined->len - at - 1);
+			joined->len--;
+		}
+		return 1;
+	}
 	if (is_row(va) || is_row(vb) || is_totals(vb))
 		return 0;
 	if (own_joined(req, part, 3, joined))
@@ -1013,7 +1027,7 @@ static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 		if (r < 0 || push_mended(&out, &src, l, l))
 			goto fail;
 	}
-	for (i = w = from; i < out.nr; i++, w++) {
+	for (i = w = from; i < out.nr; i++) {
 		struct str joined;
 
 		r = i + 1 < out.nr ?
@@ -1021,14 +1035,15 @@ static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 		if (r < 0)
 			goto fail;
 		if (r) {
+			/* in line i + 1's place, to join the next again:
+			   a graph wrapped twice */
 			req->damage |= PULLREQ_WRAPPED;
-			out.l[w] = joined;
-			src.l[w] = str_at(src.l[i].s, (size_t)(src.l[i + 1].s +
+			out.l[i + 1] = joined;
+			src.l[i + 1] = str_at(src.l[i].s, (size_t)(src.l[i + 1].s +
 					 src.l[i + 1].len - src.l[i].s));
-			i++;
 		} else {
 			out.l[w] = out.l[i];
-			src.l[w] = src.l[i];
+			src.l[w++] = src.l[i];
 		}
 	}
 	out.nr = src.nr = w;

@@ -392,10 +392,7 @@ int stat_parse_row(struct str l, struct stat_row *row)
 	if ((k = parse_num(s + i, n - i, &row->changes))) {
 		row->kind = STAT_ROW_TEXT;
 		i += k;
-		if (i == n) {
-			if (row->changes)
-				return 0;
-		} else {
+		if (i < n) {	/* the graph: none after 0, or lost */
 			if (s[i++] != ' ' || i == n || !row->changes)
 				return 0;
 			while (i < n && s[i] == '+')

@@ -1016,6 +1016,33 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage wrapped'
 }
 
+@test "a +/- graph wrapped part way, once or twice: the rest joined to its row" {
+	history_stat_shapes
+	request_of_topic
+	# the first row with a graph of 8 or more: wrapped after 3 signs,
+	# the next such row after 3 and after 4 more
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client 's/^( \S.* \| +\d+ [-+]{3})([-+]{4})([-+]+)$/
+		$1 . ($n++ ? "\n$2\n$3" : "\n$2$3")/e if $n < 2' mail
+	[ "$(grep -cx '[-+]*+[-+]*' "$BATS_TEST_TMPDIR/mail")" -eq 3 ]
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_lacks '^rows-uneven' &&
+	parsed_has 'damage wrapped'
+}
+
+@test "rows whose +/- graph a sender lost, a count alone: read as their counts" {
+	history_stat_shapes
+	request_of_topic
+	# every other text row, its graph dropped and a space left
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client 's/^( \S.* \| +\d+) [-+]+$/$1 / if / \| +\d+ [-+]/ && $n++ % 2' mail
+	grep -q '| *[0-9][0-9]* $' "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_lacks '^rows-uneven'
+}
+
 @test "summary lines appended to the totals line: split off it" {
 	history_stat_shapes
 	request_of_topic
