@@ -12,6 +12,8 @@ static const char SINCE_ID[] = "changes since commit ";
 static const char SINCE_ONE[] = "change since commit ";	/* one commit */
 static const char AVAILABLE[] = "are available in the git repository at:";
 static const char UPTO[] = "for you to fetch changes up to ";
+static const char UPTO_ONE[] = "for you to fetch up to ";	/* templates */
+static const char UPTO_AS[] = "for you to fetch as commit ";
 static const char DESCRIPTION[] = "(from the branch description for ";
 static const char empty[] = "";
 
@@ -224,16 +226,35 @@ static const char *phrase_at(struct str l, const char *phrase)
 	return at;
 }
 
+/* Where the first of phrases (NULL-ended) is in line l; *phrase is it. */
+static const char *first_at(struct str l, const char *const *phrases,
+			    const char **phrase)
+{
+	const char *at = NULL;
+
+	for (*phrase = *phrases; *phrases; *phrase = *++phrases)
+		if ((at = phrase_at(l, *phrase)))
+			break;
+	return at;
+}
+
 /*
- * Where the "since" phrase is in line l (phrase_at()), "changes" or
- * "change" (a sender's template, for one commit); *phrase is the one.
+ * Where the "since" phrase is in line l, "changes" or "change" (a
+ * sender's template, for one commit); *phrase is the one.
  */
 static const char *since_at(struct str l, const char **phrase)
 {
-	const char *at = phrase_at(l, SINCE_ID);
+	static const char *const since[] = { SINCE_ID, SINCE_ONE, NULL };
 
-	*phrase = at ? SINCE_ID : SINCE_ONE;
-	return at ? at : phrase_at(l, SINCE_ONE);
+	return first_at(l, since, phrase);
+}
+
+/* Where the "up to" phrase is in line l, git's or a sender's template's. */
+static const char *upto_at(struct str l, const char **phrase)
+{
+	static const char *const upto[] = { UPTO, UPTO_ONE, UPTO_AS, NULL };
+
+	return first_at(l, upto, phrase);
 }
 
 /*
@@ -804,7 +825,7 @@ static size_t find_anchor(const struct lines *raw, const char **at)
 	size_t i;
 
 	for (i = 0; i < raw->nr; i++)
-		if ((*at = phrase_at(raw->l[i], UPTO)))
+		if ((*at = upto_at(raw->l[i], &phrase)))
 			return i;
 	for (i = 0; i < raw->nr; i++)
 		if ((*at = since_at(raw->l[i], &phrase)))
@@ -834,7 +855,7 @@ static void request_lines(const struct lines *raw, size_t anchor,
 	if (!is_upto)
 		return;
 	for (next = anchor + 1; next < raw->nr; next++)
-		if (phrase_at(raw->l[next], UPTO))
+		if (upto_at(raw->l[next], &phrase))
 			break;
 	if (next == raw->nr)
 		return;
@@ -896,7 +917,7 @@ static int repository_line(struct pullreq *req, struct str l)
 static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
 {
-	const char *at = NULL, *since_phrase;
+	const char *at = NULL, *since_phrase, *upto_phrase;
 	size_t i, k, since, from, at_line;
 	struct str url;
 
@@ -929,7 +950,7 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	req->base_subject = indented_after(L, from, at_line);
 	for (i = at_line + 1; i < L->nr && str_is_blank(L->l[i]); i++)
 		;
-	if (i == L->nr || phrase_at(L->l[i], UPTO))
+	if (i == L->nr || upto_at(L->l[i], &upto_phrase))
 		return "no repository URL after 'are available in the Git repository at:'";
 	url = str_trim(L->l[i], WSP);
 	for (k = url.len; k && !is_space_or_tab(url.s[k - 1]); k--)
@@ -938,19 +959,19 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 		req->ref = str_at(url.s + k, url.len - k);
 		url = str_rtrim(str_at(url.s, k), " \t");
 	} else if (i + 1 < L->nr && is_word(str_trim(L->l[i + 1], WSP)) &&
-		   !phrase_at(L->l[i + 1], UPTO)) {
+		   !upto_at(L->l[i + 1], &upto_phrase)) {
 		/* "<url>" and "<ref>" on the next line: a client wrapped it */
 		req->ref = str_trim(L->l[i + 1], WSP);
 		req->damage |= PULLREQ_HEADER;
 	}
 	req->url = url;
-	for (; i < L->nr && !(at = phrase_at(L->l[i], UPTO)); i++)
+	for (; i < L->nr && !(at = upto_at(L->l[i], &upto_phrase)); i++)
 		;
 	if (i == L->nr)
 		return "no 'for you to fetch changes up to' line";
-	if (at != L->l[i].s)
+	if (at != L->l[i].s || upto_phrase != UPTO)
 		req->damage |= PULLREQ_HEADER;
-	req->tip = header_id(req, L, &i, at, UPTO);
+	req->tip = header_id(req, L, &i, at, upto_phrase);
 	if (!req->tip.len)
 		return "no commit id after 'for you to fetch changes up to'";
 	req->tip_subject = indented_after(L, i + 1, L->nr);
@@ -1223,7 +1244,7 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 {
 	struct lines raw, L = { NULL, NULL, 0, 0 };
 	struct prefix pf = { 0, 0 };
-	const char *err = "out of memory", *at;
+	const char *err = "out of memory", *at, *phrase;
 	size_t anchor, start, end, upto = 0, next = 0;
 
 	memset(req, 0, sizeof(*req));
@@ -1234,7 +1255,7 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 		err = "no 'The following changes since commit' line";
 		goto out;
 	}
-	request_lines(&raw, anchor, !!phrase_at(raw.l[anchor], UPTO), &start, &end);
+	request_lines(&raw, anchor, !!upto_at(raw.l[anchor], &phrase), &start, &end);
 	if (end < raw.nr)
 		next = (size_t)(raw.l[end].s - text);
 	pf = prefix_of(raw.l[anchor], at);
@@ -1258,6 +1279,7 @@ int pullreq_telltale(const char *text, size_t len)
 	struct str t = str_at(text, len);
 
 	return str_find(t, SINCE_ID) || str_find(t, SINCE_ONE) ||
-	       str_find(t, UPTO) ||
+	       str_find(t, UPTO) || str_find(t, UPTO_ONE) ||
+	       str_find(t, UPTO_AS) ||
 	       str_find_ci(t, "are available in the git repository at");
 }

@@ -1114,9 +1114,11 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	history_simple
 	request_of_topic
 	# KVM/s390's "from the Git repository at:"; pwm's "the following
-	# change since commit", "is available", and prose before the line
+	# change since commit", "is available", "for you to fetch up to"
+	# or "as commit", and prose before the line
 	for to in 's/^The following changes since/please pull the following changes since/; s/^are available in the Git repository at:/from the Git repository at:/' \
-		's/^The following changes since/the following change since/; s/^are available/is available/' \
+		's/^The following changes since/the following change since/; s/^are available/is available/; s/^for you to fetch changes up to/for you to fetch up to/' \
+		's/^are available/is available/; s/^for you to fetch changes up to/for you to fetch as commit/' \
 		's/^are available in/(that you pulled for v6.9-rc2) are available in/'; do
 		client "$to" mail
 		run ! grep -qx 'are available in the Git repository at:' "$BATS_TEST_TMPDIR/mail"
