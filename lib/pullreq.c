@@ -913,12 +913,32 @@ static int repository_line(struct pullreq *req, struct str l)
 	return 1;
 }
 
+/*
+ * Where the ref starts in repository line l, "<url> <ref>": after its
+ * last space, of either kind (a URL holds none); *n is that space's
+ * length.  0 when there is none.
+ */
+static size_t ref_start(struct str l, size_t *n)
+{
+	size_t k;
+
+	for (k = l.len; k; k--) {
+		*n = 1;
+		if (is_space_or_tab(l.s[k - 1]))
+			return k;
+		for (*n = 2; *n <= 3 && *n <= k; ++*n)	/* UTF-8's */
+			if (uspace(l.s + k - *n, *n) == *n)
+				return k;
+	}
+	return 0;
+}
+
 /* The header lines of the request in L: since, repository, URL, up to. */
 static const char *find_header(const struct lines *L, struct pullreq *req,
 			       size_t *upto_line)
 {
 	const char *at = NULL, *since_phrase, *upto_phrase;
-	size_t i, k, since, from, at_line;
+	size_t i, k, n, since, from, at_line;
 	struct str url;
 
 	for (i = 0; i < L->nr && !(at = since_at(L->l[i], &since_phrase)); i++)
@@ -953,11 +973,11 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 	if (i == L->nr || upto_at(L->l[i], &upto_phrase))
 		return "no repository URL after 'are available in the Git repository at:'";
 	url = str_trim(L->l[i], WSP);
-	for (k = url.len; k && !is_space_or_tab(url.s[k - 1]); k--)
-		;
-	if (k) {			/* "<url> <ref>" */
+	if ((k = ref_start(url, &n))) {	/* "<url> <ref>" */
 		req->ref = str_at(url.s + k, url.len - k);
-		url = str_rtrim(str_at(url.s, k), " \t");
+		url = str_rtrim(str_at(url.s, k - n), " \t");
+		if (n > 1)
+			req->damage |= PULLREQ_SPACES;
 	} else if (i + 1 < L->nr && is_word(str_trim(L->l[i + 1], WSP)) &&
 		   !upto_at(L->l[i + 1], &upto_phrase)) {
 		/* "<url>" and "<ref>" on the next line: a client wrapped it */

@@ -978,6 +978,16 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage spaces'
 }
 
+@test "a no-break space between the URL and the ref: the ref read, the damage named" {
+	history_simple
+	request_of_topic
+	client "s{^  (\\Q$url\\E) (\\S+)\$}{  \$1\xc2\xa0\$2}" mail
+	grep -q "$(printf '\302\240topic$')" "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage spaces'
+}
+
 @test "a no-break space inside a name is the name's" {
 	history_simple
 	request_of_topic
