@@ -1222,6 +1222,14 @@ static const char *find_diffstat(struct pullreq *req, struct lines *L,
 	long chosen;
 	int failed;
 
+	/*
+	 * A patch after the diffstat ends the request; one in its
+	 * description (a conflict's fix), before a separator line, does
+	 * not.  A patch's context line of dashes starts with a space.
+	 */
+	for (i = end; i < L->nr; i++)
+		if (L->l[i].len && L->l[i].s[0] == '-' && is_separator(L->l[i]))
+			end = i;
 	while (end < L->nr && !str_starts_with(L->l[end], "diff --git "))
 		end++;
 	if (mend_stat_lines(req, L, upto + 1, &end))

@@ -849,6 +849,25 @@ patches_after() {
 	done
 }
 
+@test "a conflict's fix, a diff before the shortlog: the request's diffstat still read" {
+	history_simple
+	request_of_topic
+	{
+		printf 'It conflicts with your tree; the fix:\n\n---8<---\n'
+		git show --format= topic
+		printf '\n'
+	} >"$BATS_TEST_TMPDIR/fix"
+	grep -q '^diff --git ' "$BATS_TEST_TMPDIR/fix"
+	# before the separator line that opens the shortlog
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	FIX=$BATS_TEST_TMPDIR/fix perl -pe 'BEGIN { local $/; open my $f, "<",
+		$ENV{FIX} or die; $fix = <$f> } /^-{64}$/ && !$n++ and $_ = $fix . $_' \
+		"$BATS_TEST_TMPDIR/request" >"$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_lacks '^extra '
+}
+
 @test "no ref on the URL line: the URL alone (the remote's HEAD)" {
 	history_simple
 	publish linus topic
