@@ -410,6 +410,13 @@ stop_servers() {
 		while read -r pid _; do
 			kill -KILL "$pid" 2>/dev/null || :
 		done <<<"${left%$'\n'}"
+		# a SIGKILL is delivered, not waited for: until they are
+		# gone, the next look would find them again
+		tries=100
+		while [ "$tries" -gt 0 ] && test_dir_processes && [ -n "$REPLY" ]; do
+			sleep 0.05
+			tries=$((tries - 1))
+		done
 		rc=1
 	fi
 	return "$rc"
