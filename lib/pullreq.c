@@ -464,22 +464,25 @@ static int mode_alone(struct str t)
  * Line a, not a stat row, and line b only a +/- graph or the "| N +-"
  * part of a row: one row a mail client wrapped; or line a a summary
  * line's mode alone, and b its path.  Joined again in *joined: 1 when
- * joined, 0 when not, -1 when out of memory.
+ * joined, 0 when not, -1 when out of memory.  Line c follows b: a rest
+ * of 64 dashes is a separator line unless a row follows it (git puts
+ * none between two rows).
  */
 static int join_wrapped(struct pullreq *req, struct str la, struct str lb,
-			struct str *joined)
+			struct str lc, struct str *joined)
 {
 	struct str part[3] = { { "", 0 }, str_trim(la, WSP), str_trim(lb, WSP) };
-	struct str va, vb;
+	struct str va, vb, vc;
 
 	if (mode_alone(part[1]) && part[2].len && !summary_word(part[2]))
 		return own_joined(req, part, 3, joined) ? -1 : 1;
 	if (!part[1].len || !part[2].len ||
 	    (!is_bar(part[2]) && part[2].s[0] != '|'))
 		return 0;
-	if (stat_view(req, la, &va) || stat_view(req, lb, &vb))
+	if (stat_view(req, la, &va) || stat_view(req, lb, &vb) ||
+	    stat_view(req, lc, &vc))
 		return -1;
-	if (is_row(va) && is_bar(part[2]) && !is_separator(lb)) {
+	if (is_row(va) && is_bar(part[2]) && (!is_separator(lb) || is_row(vc))) {
 		/* the rest of a row's graph: a space only after the count */
 		size_t at = 1 + part[1].len;
 		char *s;
@@ -1072,7 +1075,9 @@ static int mend_stat_lines(struct pullreq *req, struct lines *L, size_t from,
 		struct str joined;
 
 		r = i + 1 < out.nr ?
-			join_wrapped(req, out.l[i], out.l[i + 1], &joined) : 0;
+			join_wrapped(req, out.l[i], out.l[i + 1],
+				     i + 2 < out.nr ? out.l[i + 2] : str_at(NULL, 0),
+				     &joined) : 0;
 		if (r < 0)
 			goto fail;
 		if (r) {

@@ -1060,6 +1060,34 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage wrapped'
 }
 
+# Files of one-letter names, so that git's graph takes most of the
+# line: a's deletions fill it with some 70 "-".
+build_long_graph() {
+	git init -q -b linus "${1:-repo}" && cd "${1:-repo}" || return
+	seq 1 300 >a
+	seq 1 10 >b
+	commit_all base
+	git checkout -q -b topic
+	seq 1 10 >a
+	seq 1 12 >b
+	commit_all "a long graph"
+	git checkout -q linus
+}
+
+@test "a graph's wrapped rest of exactly 64 dashes, between two rows: joined to its row, not a separator" {
+	from_cache build_long_graph
+	request_of_topic
+	# shellcheck disable=SC2016 # perl's $, not the shell's
+	client 's/^( a \| +\d+ -+)(-{64})$/$1\n$2/' mail
+	# one line of 64 dashes more than git's separators
+	[ "$(grep -cx -- '-\{64\}' "$BATS_TEST_TMPDIR/mail")" -eq \
+	  "$(($(grep -cx -- '-\{64\}' "$BATS_TEST_TMPDIR/request") + 1))" ]
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_lacks '^rows-uneven' &&
+	parsed_has 'damage wrapped'
+}
+
 @test "rows whose +/- graph a sender lost, a count alone: read as their counts" {
 	history_stat_shapes
 	request_of_topic
