@@ -981,6 +981,12 @@ static const char *find_header(const struct lines *L, struct pullreq *req,
 		url = str_rtrim(str_at(url.s, k - n), " \t");
 		if (n > 1)
 			req->damage |= PULLREQ_SPACES;
+		/* "<url> <ref> <ref>": a sender wrote the ref twice */
+		if ((k = ref_start(url, &n)) &&
+		    str_same(str_at(url.s + k, url.len - k), req->ref)) {
+			url = str_rtrim(str_at(url.s, k - n), " \t");
+			req->damage |= PULLREQ_HEADER;
+		}
 	} else if (i + 1 < L->nr && is_word(str_trim(L->l[i + 1], WSP)) &&
 		   !upto_at(L->l[i + 1], &upto_phrase)) {
 		/* "<url>" and "<ref>" on the next line: a client wrapped it */

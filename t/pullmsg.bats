@@ -1007,6 +1007,16 @@ NBSP='s{^( +)|(?<=\S)( {2,})}{join "", map { $_ % 2 ? " " : "\xc2\xa0" } 0 .. le
 	parsed_has 'damage spaces'
 }
 
+@test "the ref written twice after the URL: the URL and the ref read, the damage named" {
+	history_simple
+	request_of_topic
+	client "s{^  (\\Q$url\\E) (\\S+)\$}{  \$1 \$2 \$2}" mail
+	grep -q " topic topic$" "$BATS_TEST_TMPDIR/mail"
+	parse "$BATS_TEST_TMPDIR/mail"
+	check_request linus topic
+	parsed_has 'damage header'
+}
+
 @test "a no-break space inside a name is the name's" {
 	history_simple
 	request_of_topic
