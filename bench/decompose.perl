@@ -53,7 +53,7 @@ chomp(my $objdir = capture(qw(git rev-parse --path-format=absolute --git-path ob
 chomp(my $up_id = capture('git', 'rev-parse', '--verify', "$up^{commit}"));
 chomp(my $head_id = capture('git', 'rev-parse', '--verify', "$head^{commit}"));
 my $tmp = $ENV{TMPDIR} || '/tmp';
-my @revparse = ('git', 'rev-parse', '--path-format=absolute', '--git-path', 'objects',
+my @revparse = ('git', '-c', 'core.commitGraph=false', 'rev-parse', '--path-format=absolute', '--git-path', 'objects',
 	'--end-of-options', "$up^{commit}", "$up^{tree}", "$head^{commit}", '--');
 
 # floor($z, $revparse, $own_dir): merge-tree then git diff

@@ -1164,7 +1164,7 @@ run_logged() {
 nothing_ran() {
 	{ [ ! -e "$BATS_TEST_TMPDIR/git.log" ] ||
 	  ! grep -v -e '^mailsplit ' -e '^-c i18n.commitEncoding=UTF-8 mailinfo ' \
-		-e '^rev-parse --path-format=absolute --git-path objects --show-prefix --end-of-options HEAD^{commit} HEAD^{tree} HEAD^{commit} --$' \
+		-e '^-c core.commitGraph=false rev-parse --path-format=absolute --git-path objects --show-prefix --end-of-options HEAD^{commit} HEAD^{tree} HEAD^{commit} --$' \
 		-e '^config -z --show-scope --includes --list$' \
 		-e '^config --type=int --get clean-diffstat.maxMessageSize$' \
 		-e '^-c init.defaultRefFormat=files init -q --bare --template= --initial-branch=main --object-format=sha1$' \
