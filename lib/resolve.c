@@ -277,6 +277,57 @@ static int parse_resolution(struct pull *p, struct strbuf *out, int nr_ids,
 }
 
 /*
+ * A setting's value as git reads a boolean: "false", "no", "off", ""
+ * and a number that is 0 (with git's k, m or g after it) are false.  A
+ * key without a value (a "promisor" line alone) is true: NULL here,
+ * as later gits write it (2.50: no "="), "(null)" as git 2.47 and those
+ * before it did.  A value git refuses, as any other, is true.
+ */
+static int config_bool(const char *value)
+{
+	char *end;
+	long n;
+
+	if (!value)
+		return 1;
+	if (!*value || !strcasecmp(value, "false") || !strcasecmp(value, "no") ||
+	    !strcasecmp(value, "off"))
+		return 0;
+	n = strtol(value, &end, 10);
+	if (end != value && (!*end || (strchr("kKmMgG", *end) && !end[1])))
+		return n != 0;
+	return 1;
+}
+
+/*
+ * The settings where git merge and git merge-tree differ from one
+ * version to the next, and the receiver's: what rev_parse_cmd() asks
+ * trace2 for, read_settings() git config.
+ */
+static const char SETTINGS[] = "diff.algorithm,extensions.partialclone,"
+			       "remote.*.promisor,clean-diffstat.maxmessagesize";
+static const char SETTINGS_RE[] = "^(diff\\.algorithm|extensions\\.partialclone|"
+				  "remote\\..*\\.promisor|"
+				  "clean-diffstat\\.maxmessagesize)$";
+
+/* One of SETTINGS, as git names it; value NULL for a key alone. */
+static void take_setting(struct pull *p, const char *key, const char *value)
+{
+	if (!strcmp(key, "clean-diffstat.maxmessagesize")) {
+		p->max_message_size = 1;
+	} else if (!strncmp(key, "remote.", 7)) {	/* .promisor */
+		p->partial_clone |= config_bool(value);
+	} else if (!value) {
+		;	/* git refuses it where it needs a value */
+	} else if (!strcmp(key, "diff.algorithm")) {
+		strbuf_reset(&p->diff_algorithm);
+		strbuf_addstr(&p->diff_algorithm, value);
+	} else if (!strcmp(key, "extensions.partialclone")) {
+		p->partial_clone |= *value != '\0';
+	}
+}
+
+/*
  * What git rev-parse's trace2 (GIT_TRACE2_BRIEF) says of the git that
  * runs ("version 2.50.1") and of the settings named in
  * GIT_TRACE2_CONFIG_PARAMS ("def_param scope:local diff.algorithm=myers",
@@ -299,35 +350,51 @@ static void parse_trace(struct pull *p, char *trace)
 		if (!strncmp(line, "scope:", 6) && strchr(line, ' '))
 			line = strchr(line, ' ') + 1;
 		value = strchr(line, '=');
-		if (!value)
-			continue;
-		*value++ = '\0';
-		if (!strcmp(line, "clean-diffstat.maxmessagesize")) {
-			p->max_message_size = 1;
-		} else if (!strcmp(line, "diff.algorithm")) {
-			strbuf_reset(&p->diff_algorithm);
-			strbuf_addstr(&p->diff_algorithm, value);
-		} else if (!strcmp(line, "extensions.partialclone")) {
-			p->partial_clone |= *value != '\0';
-		} else if (!strncmp(line, "remote.", 7)) {	/* .promisor */
-			p->partial_clone |= !strcasecmp(value, "true") ||
-					    !strcasecmp(value, "yes") ||
-					    !strcasecmp(value, "on") ||
-					    !strcmp(value, "1");
-		}
+		if (value)
+			*value++ = '\0';
+		take_setting(p, line, value);
 	}
+}
+
+/*
+ * The settings, from git config, for a git rev-parse that could not
+ * say them: gits 2.43 to 2.47 die of a key without a value among
+ * GIT_TRACE2_CONFIG_PARAMS.  With -z, "<key>\n<value>" or "<key>" a
+ * setting, each ended by a NUL.
+ */
+static void read_settings(struct pull *p)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *key, *end, *nl;
+
+	strvec_pushl(&cp.args, "config", "-z", "--get-regexp", SETTINGS_RE,
+		     NULL);
+	cp.out = &out;
+	cp.no_stderr = 1;
+	if (run_git(&cp))
+		strbuf_reset(&out);	/* none is set */
+	for (key = out.buf; (end = memchr(key, '\0', out.buf + out.len - key));
+	     key = end + 1) {
+		nl = strchr(key, '\n');
+		if (nl)
+			*nl = '\0';
+		take_setting(p, key, nl ? nl + 1 : NULL);
+	}
+	strbuf_release(&out);
 }
 
 /*
  * Prepare cp to run the git rev-parse of resolve() for the nr specs,
  * its output into out and its trace2 into trace, on its stderr: the
- * version and the settings come with the ids, at no cost of another
- * git.  It peels a commit or two, which the commit-graph does not
- * speed up: loading it would cost more than the peeling (1 to 3 ms in
- * U-Boot's), so it is left unread.
+ * version and (with settings) SETTINGS come with the ids, at no cost
+ * of another git.  It peels a commit or two, which the commit-graph
+ * does not speed up: loading it would cost more than the peeling (1 to
+ * 3 ms in U-Boot's), so it is left unread.
  */
 static void rev_parse_cmd(struct child_process *cp, const char *const *spec,
-			  int nr, struct strbuf *out, struct strbuf *trace)
+			  int nr, int settings, struct strbuf *out,
+			  struct strbuf *trace)
 {
 	strvec_pushl(&cp->args, "-c", "core.commitGraph=false",
 		     "rev-parse", "--path-format=absolute",
@@ -336,10 +403,9 @@ static void rev_parse_cmd(struct child_process *cp, const char *const *spec,
 	strvec_pushv(&cp->args, spec, (size_t)nr);
 	strvec_push(&cp->args, "--");
 	lazy_fetch_off(cp);
-	strvec_pushl(&cp->env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1",
-		     "GIT_TRACE2_CONFIG_PARAMS=diff.algorithm,"
-		     "extensions.partialclone,remote.*.promisor,"
-		     "clean-diffstat.maxmessagesize", NULL);
+	strvec_pushl(&cp->env, "GIT_TRACE2=2", "GIT_TRACE2_BRIEF=1", NULL);
+	if (settings)
+		strvec_pushf(&cp->env, "GIT_TRACE2_CONFIG_PARAMS=%s", SETTINGS);
 	cp->out = out;
 	cp->err = trace;
 }
@@ -384,7 +450,7 @@ void resolve_cmd(struct pull *p, const char *upstream, const char *head,
 	strbuf_addf(&spec[2], "%s^{commit}", p->head.name);
 	for (i = 0; i < 3; i++)
 		v[i] = spec[i].buf;
-	rev_parse_cmd(cp, v, 3, out, err);
+	rev_parse_cmd(cp, v, 3, 1, out, err);
 	for (i = 0; i < 3; i++)
 		strbuf_release(&spec[i]);
 }
@@ -392,7 +458,7 @@ void resolve_cmd(struct pull *p, const char *upstream, const char *head,
 /*
  * When the git rev-parse of resolve_cmd() fails, each revision is
  * tried on its own, to use it after all or to say what is wrong with
- * it.
+ * it; the settings are then read by git config (read_settings()).
  */
 void resolve_result(struct pull *p, int rc, struct strbuf *out,
 		    struct strbuf *err)
@@ -415,11 +481,12 @@ void resolve_result(struct pull *p, int rc, struct strbuf *out,
 		v[0] = spec.buf;
 		strbuf_reset(out);
 		strbuf_reset(err);
-		rev_parse_cmd(&cp, v, 1, out, err);
+		rev_parse_cmd(&cp, v, 1, 0, out, err);
 		if (rev_parse_result(p, run_git(&cp), out, err, 1, &id[1]))
 			die("cannot resolve '%s' and '%s' to two commits",
 			    p->upstream.name, p->head.name);
 		strbuf_release(&spec);
+		read_settings(p);
 	}
 	/* from now on, no git of ours can write into the repository */
 	quarantine_enter(p->objdir.buf);
