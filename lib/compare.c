@@ -609,7 +609,7 @@ int compare_explain(const struct merge *m, const struct strvec *base,
 		if (nr)
 			qsort(row, nr, sizeof(*row), cmp_row);
 		print_human(m, &d.desc, &messy, &clean, row, nr,
-			    git_quote_path(), opts->diff.nr_pathspec > 0);
+			    m->pull->quote_path, opts->diff.nr_pathspec > 0);
 	}
 	if (m->conflicted)
 		report_conflicts(m->pull, &m->res);

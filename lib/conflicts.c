@@ -233,9 +233,10 @@ static void add_path(struct strbuf *line, const struct item *item,
 	strbuf_addstr(line, ")\n");
 }
 
-enum markers conflict_lines(struct strbuf *sb, const struct mtree_result *res)
+enum markers conflict_lines(struct strbuf *sb, const struct pull *p,
+			    const struct mtree_result *res)
 {
-	int quote_high = git_quote_path();
+	int quote_high = p->quote_path;
 	size_t nr_items, nr, i, nr_markers = 0;
 	struct item *item = conflicted_paths(res, &nr_items);
 	struct label *l = collect(res, item, nr_items, &nr);
@@ -261,7 +262,7 @@ void report_conflicts(const struct pull *p, const struct mtree_result *res)
 		"; the counts of conflicted files include conflict markers",
 	};
 	struct strbuf sb = STRBUF_INIT, lines = STRBUF_INIT;
-	enum markers markers = conflict_lines(&lines, res);
+	enum markers markers = conflict_lines(&lines, p, res);
 
 	strbuf_addf(&sb, "warning: merging '%s' into '%s' conflicts%s:\n",
 		    p->head.name, p->upstream.name, about_markers[markers]);

@@ -37,6 +37,7 @@ enum markers {
 };
 
 void report_conflicts(const struct pull *p, const struct mtree_result *res);
-enum markers conflict_lines(struct strbuf *sb, const struct mtree_result *res);
+enum markers conflict_lines(struct strbuf *sb, const struct pull *p,
+			    const struct mtree_result *res);
 
 #endif

@@ -561,8 +561,7 @@ out:
 
 /*
  * Why the request's diffstat differs (5.).  What only a person's report
- * says is looked for only for a person: the counts of commits and
- * core.quotePath, each a git.
+ * says is looked for only for a person: the counts of commits, a git.
  */
 static void judge_differs(const struct verifying *vf, struct judgement *j,
 			  const struct walk *w)
@@ -590,8 +589,6 @@ static void judge_differs(const struct verifying *vf, struct judgement *j,
 			j->upstream_has = n - w->nr;
 		}
 	}
-	/* core.quotePath: asked only here, where paths are shown */
-	j->quote_path = git_quote_path();
 }
 
 /*

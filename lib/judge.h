@@ -115,11 +115,10 @@ struct judgement {
 	 * DIFFERS: why; with WHY_FOREIGN how many commits.  What only a
 	 * person's report says is not looked for with --porcelain (no git
 	 * for it): with WHY_UPSTREAM_HAS, how many commits of how many
-	 * since the request's "since" <upstream> has; core.quotePath.
+	 * since the request's "since" <upstream> has.
 	 */
 	enum differs_why reason;
 	long foreign, commits, upstream_has;
-	int quote_path;
 };
 
 /*

@@ -50,7 +50,7 @@ static void add_conflict_paragraph(struct strbuf *message, const struct merge *m
 
 	strbuf_addf(message, "\nMerging this into %s conflicts in:\n\n",
 		    m->pull->upstream.name);
-	markers = conflict_lines(message, &m->res);
+	markers = conflict_lines(message, m->pull, &m->res);
 	strbuf_addstr(message, about_markers[markers]);
 }
 

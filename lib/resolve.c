@@ -279,7 +279,7 @@ static int parse_resolution(struct pull *p, struct strbuf *out, int nr_ids,
 /*
  * A setting's value as git reads a boolean: "false", "no", "off", ""
  * and a number that is 0 (with git's k, m or g after it) are false.  A
- * key without a value (a "promisor" line alone) is true: NULL here,
+ * key without a value ("[core] quotePath" alone) is true: NULL here,
  * as later gits write it (2.50: no "="), "(null)" as git 2.47 and those
  * before it did.  A value git refuses, as any other, is true.
  */
@@ -301,13 +301,15 @@ static int config_bool(const char *value)
 
 /*
  * The settings where git merge and git merge-tree differ from one
- * version to the next, and the receiver's: what rev_parse_cmd() asks
- * trace2 for, read_settings() git config.
+ * version to the next, and those of the receiver and of the paths
+ * shown: what rev_parse_cmd() asks trace2 for, read_settings() git
+ * config.
  */
 static const char SETTINGS[] = "diff.algorithm,extensions.partialclone,"
-			       "remote.*.promisor,clean-diffstat.maxmessagesize";
+			       "remote.*.promisor,core.quotepath,"
+			       "clean-diffstat.maxmessagesize";
 static const char SETTINGS_RE[] = "^(diff\\.algorithm|extensions\\.partialclone|"
-				  "remote\\..*\\.promisor|"
+				  "remote\\..*\\.promisor|core\\.quotepath|"
 				  "clean-diffstat\\.maxmessagesize)$";
 
 /* One of SETTINGS, as git names it; value NULL for a key alone. */
@@ -315,6 +317,8 @@ static void take_setting(struct pull *p, const char *key, const char *value)
 {
 	if (!strcmp(key, "clean-diffstat.maxmessagesize")) {
 		p->max_message_size = 1;
+	} else if (!strcmp(key, "core.quotepath")) {
+		p->quote_path = config_bool(value);
 	} else if (!strncmp(key, "remote.", 7)) {	/* .promisor */
 		p->partial_clone |= config_bool(value);
 	} else if (!value) {
@@ -444,6 +448,7 @@ void resolve_cmd(struct pull *p, const char *upstream, const char *head,
 	strbuf_init(&p->objdir);
 	strbuf_init(&p->prefix);
 	strbuf_init(&p->diff_algorithm);
+	p->quote_path = 1;		/* git's default */
 
 	strbuf_addf(&spec[0], "%s^{commit}", p->upstream.name);
 	strbuf_addf(&spec[1], "%s^{tree}", p->upstream.name);
@@ -545,19 +550,4 @@ int repo_is_shallow(void)
 	shallow = !run_git(&cp) && !strcmp(out.buf, "true\n");
 	strbuf_release(&out);
 	return shallow;
-}
-
-int git_quote_path(void)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT;
-	int quote;
-
-	strvec_pushl(&cp.args, "config", "--type=bool", "--default=true",
-		     "core.quotepath", NULL);
-	cp.out = &out;
-	cp.no_stderr = 1;
-	quote = run_git(&cp) || strcmp(out.buf, "false\n");
-	strbuf_release(&out);
-	return quote;
 }

@@ -38,6 +38,7 @@ struct pull {				/* pulling head into upstream */
 	struct strbuf diff_algorithm;	/* diff.algorithm, if set */
 	int partial_clone;		/* a promisor remote is configured */
 	int max_message_size;		/* clean-diffstat.maxMessageSize is set */
+	int quote_path;			/* core.quotePath: bytes >= 0x80 quoted */
 };
 
 /* upstream may be NULL for @{upstream}, head for HEAD. */
@@ -56,9 +57,6 @@ void resolve_cmd(struct pull *p, const char *upstream, const char *head,
 void resolve_result(struct pull *p, int rc, struct strbuf *out,
 		    struct strbuf *err);
 void pull_release(struct pull *p);
-
-/* Does core.quotePath (true unless set) ask for bytes >= 0x80 quoted? */
-int git_quote_path(void);
 
 /* Is the repository a shallow clone? */
 int repo_is_shallow(void);

@@ -343,7 +343,7 @@ static void add_differs(struct strbuf *sb, const struct verifying *vf,
 			      "it changes\n");
 	}
 	add_differences(sb, &vf->msg->req, &j->clean, &j->match, 0,
-			j->quote_path);
+			vf->p.quote_path);
 }
 
 /* The verdict for a person, after the clean diffstat's totals. */
@@ -391,7 +391,7 @@ void verdict_print_human(struct strbuf *sb, const struct verifying *vf,
 	if (j->verdict == CONFLICTS) {
 		strbuf_addf(sb, "verdict: conflicts: merging it into '%s' "
 			    "conflicts:\n", j->merge.pull->upstream.name);
-		conflict_lines(sb, &j->merge.res);
+		conflict_lines(sb, j->merge.pull, &j->merge.res);
 		if (!j->earlier.nr)
 			return;
 		strbuf_addstr(sb, "it conflicts with ");

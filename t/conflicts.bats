@@ -136,6 +136,29 @@ conflicts_as_expected() {
 	printf '  "caf\303\251 \\"x\\".c" (add/add)\n' | conflicts_as_expected
 }
 
+@test "core.quotePath is read as git reads a boolean: no, off, 0, 0k and an empty value are false, a key alone and 1 are true" {
+	name=$(printf 'caf\303\251.c')
+	on main sh -c "echo main >'$name'"
+	on topic sh -c "echo topic >'$name'"
+	for value in no OFF 0 0k ''; do
+		git config core.quotePath "$value"
+		printf '  caf\303\251.c (add/add)\n' | conflicts_as_expected ||
+			return 1
+	done
+	# "[core] quotePath" with no value; 1 on the command line (as git -c)
+	printf '[core]\n\tquotePath\n' >>.git/config
+	conflicts_as_expected <<-\EOF
+	  "caf\303\251.c" (add/add)
+	EOF
+	git config --unset-all core.quotePath
+	git config core.quotePath false
+	export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.quotePath \
+		GIT_CONFIG_VALUE_0=1
+	conflicts_as_expected <<-\EOF
+	  "caf\303\251.c" (add/add)
+	EOF
+}
+
 @test "a conflict on a path topic renamed is listed under its new name" {
 	on main sed -i 5s/.*/main/ moved.c
 	on topic sh -c 'git mv moved.c renamed.c && sed -i 5s/.*/topic/ renamed.c'

@@ -196,10 +196,10 @@ in_both_languages() {
 	matches_procedure
 }
 
-@test "a setting the tool reads written as a key alone (remote.<name>.promisor): the procedure's diffstat on every git" {
+@test "a setting the tool reads written as a key alone (remote.<name>.promisor, core.quotePath): the procedure's diffstat on every git" {
 	# gits 2.43 to 2.47 die of such a key in the trace2 that tells the
 	# tool its settings
-	printf '[remote "origin"]\n\tpromisor\n' >>.git/config
+	printf '[remote "origin"]\n\tpromisor\n[core]\n\tquotePath\n' >>.git/config
 	expect_procedure linus topic
 	run_tool linus topic
 	matches_procedure

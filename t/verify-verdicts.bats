@@ -135,10 +135,10 @@ gits_run() {
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
 	# the walk (rev-list --boundary) finds it merged, log -1 names the
 	# tip; merge-base --is-ancestor is the request's "since" commit's,
-	# which that walk did not meet; config is core.quotePath, for the
-	# paths shown
+	# which that walk did not meet; core.quotePath, for the paths shown,
+	# comes with rev-parse's ids
 	gits_run
-	printf '%s\n' config log mailinfo merge-base rev-list rev-parse |
+	printf '%s\n' log mailinfo merge-base rev-list rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
 }
 
