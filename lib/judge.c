@@ -34,21 +34,6 @@ static int run_or_fail(struct child_process *cp, const char *what,
 	return rc ? -1 : 0;
 }
 
-/* The subject of commit id, into subject. */
-static int commit_subject(const char *id, struct strbuf *subject,
-			  struct strbuf *why)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-
-	strvec_pushl(&cp.args, "log", "-1", "--no-show-signature",
-		     "--format=%s", "--end-of-options", id, NULL);
-	cp.out = subject;
-	if (run_or_fail(&cp, "git log", why))
-		return -1;
-	strbuf_trim_newlines(subject);
-	return 0;
-}
-
 /*
  * The diffs of a judgement, numstat records (-z) and, for the clean one
  * that a messy report prints, --stat --summary after them.  The
@@ -351,6 +336,7 @@ static int cmp_str(const void *a, const void *b)
  * needs a git of its own to tell which (find_tip()).
  */
 struct walk {
+	struct strbuf out;		/* what it printed, a line a string */
 	struct strvec pulled;		/* the subjects it brings, sorted */
 	long nr;			/* how many commits it brings */
 	int boundary;			/* some commit of <upstream> met */
@@ -359,7 +345,7 @@ struct walk {
 	struct strbuf tree;		/* its first commit's */
 };
 
-#define WALK_INIT { STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT }
+#define WALK_INIT { STRBUF_INIT, STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT }
 
 static void walk_cmd(struct child_process *cp, const struct verifying *vf)
 {
@@ -377,17 +363,17 @@ static void walk_cmd(struct child_process *cp, const struct verifying *vf)
 }
 
 /*
- * What walk_cmd()'s git said into w (its lines cut in out), and the tip
- * and its subject into vf when it was not known: the first commit.
+ * What walk_cmd()'s git said (w->out, its lines cut there) into w, and
+ * the tip and its subject into vf when it was not known: the first
+ * commit.
  */
-static void walk_parse(struct strbuf *out, const char *since,
-		       struct verifying *vf, struct walk *w)
+static void walk_parse(const char *since, struct verifying *vf, struct walk *w)
 {
 	const struct strbuf *upstream = &vf->p.upstream.oid;
 	size_t hexlen = upstream->len;
 	char *line, *nl, *subject;
 
-	for (line = out->buf; (nl = strchr(line, '\n')); line = nl + 1) {
+	for (line = w->out.buf; (nl = strchr(line, '\n')); line = nl + 1) {
 		*nl = '\0';
 		if (strlen(line) < 2 * hexlen + 3 || line[hexlen + 1] != ' ' ||
 		    line[2 * hexlen + 2] != ' ')
@@ -411,6 +397,26 @@ static void walk_parse(struct strbuf *out, const char *since,
 	}
 	if (w->pulled.nr)
 		qsort(w->pulled.v, w->pulled.nr, sizeof(*w->pulled.v), cmp_str);
+}
+
+/*
+ * The subject of commit id, as the walk printed it.  A merge base of
+ * <upstream> and a tip it has not merged is always there: the commits
+ * between it and the tip are pulled, so it is a boundary commit (or,
+ * where clock skew made the walk stop short, a pulled one).
+ */
+static const char *walk_subject(const struct walk *w, const char *id)
+{
+	const char *line = w->out.buf, *end = w->out.buf + w->out.len;
+	size_t hexlen = strlen(id), len;
+
+	for (; line < end; line += len + 1) {
+		len = strlen(line);
+		if (len > 2 * hexlen + 2 && !memcmp(line + 1, id, hexlen) &&
+		    line[hexlen + 1] == ' ')
+			return line + 2 * hexlen + 3;
+	}
+	return "";
 }
 
 /*
@@ -472,7 +478,6 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	struct child_process log = CHILD_PROCESS_INIT;
 	struct child_process beside = CHILD_PROCESS_INIT;
 	struct child_process merging = CHILD_PROCESS_INIT, *cps[2];
-	struct strbuf out = STRBUF_INIT;
 	struct strvec bases = STRVEC_INIT;
 	int rc = -1, rcs[2];
 	size_t n = 0;
@@ -480,10 +485,10 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 	/* first the one walk: a merged tip needs no merge */
 	strbuf_add(&j->since, req->base.s, req->base.len);
 	walk_cmd(&log, vf);
-	log.out = &out;
+	log.out = &w->out;
 	if (run_or_fail(&log, "git rev-list", &j->why))
 		goto out;
-	walk_parse(&out, j->since.buf, vf, w);
+	walk_parse(j->since.buf, vf, w);
 	if (!vf->tip.len && find_tip(vf, j))
 		goto out;
 	/* <upstream> as resolved, and the tip: no second rev-parse */
@@ -515,17 +520,17 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 		goto out;
 	rc = 0;
 out:
-	strbuf_release(&out);
 	strvec_clear(&bases);
 	return rc;
 }
 
 /*
  * Is the request's diffstat git request-pull's, from the first merge
- * base (3.)?  1 with the base (and its subject, for a person), 0, or
+ * base (3.)?  1 with the base and its subject, from the walk w, 0, or
  * -1 with why a git failed.
  */
-static int judge_messy(const struct verifying *vf, struct judgement *j)
+static int judge_messy(const struct verifying *vf, struct judgement *j,
+		       const struct walk *w)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
@@ -545,12 +550,9 @@ static int judge_messy(const struct verifying *vf, struct judgement *j)
 	rc = request_is(&vf->msg->req, &rp, &rpmt);
 	if (rc) {
 		strbuf_addstr(&j->base, bases.v[0]);
+		strbuf_addstr(&j->base_subject, walk_subject(w, bases.v[0]));
 		j->nr_bases = bases.nr;
 	}
-	/* its subject is shown to a person only */
-	if (rc && !vf->opts->porcelain &&
-	    commit_subject(bases.v[0], &j->base_subject, &j->why))
-		rc = -1;
 out:
 	match_release(&rpmt);
 	numstat_release(&rp);
@@ -636,7 +638,7 @@ static enum verdict judge_diffs(struct verifying *vf, struct judgement *j,
 		v = MATCHES;
 		goto out;
 	}
-	messy = judge_messy(vf, j);
+	messy = judge_messy(vf, j, w);
 	if (messy) {
 		v = messy > 0 ? MESSY : FAILED;
 		goto out;
@@ -693,6 +695,7 @@ void judge(struct verifying *vf, struct judgement *j)
 	if (j->verdict != FAILED)
 		strbuf_add(&vf->merged_tree, tree->buf, tree->len);
 out:
+	strbuf_release(&w.out);
 	strvec_clear(&w.pulled);
 	strbuf_release(&w.tree);
 }

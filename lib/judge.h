@@ -107,7 +107,7 @@ struct judgement {
 	struct match match;
 	enum judged_by by;		/* MATCHES */
 	const char *algorithm;		/* BY_ALGORITHM: its name */
-	/* MESSY: git request-pull's merge base, its subject (for a person),
+	/* MESSY: git request-pull's merge base, its subject (from the walk),
 	   the clean --stat --summary; how many merge bases there are */
 	struct strbuf base, base_subject, clean_stat;
 	size_t nr_bases;

@@ -194,6 +194,46 @@ matches_with_gits() {
 	expect_unchanged
 }
 
+@test "--no-fetch, messy from a merge base that clock skew shows among the pulled commits: its subject from the walk, no git log" {
+	dated() {
+		local d=$1
+		shift
+		GIT_AUTHOR_DATE="@$d +0000" GIT_COMMITTER_DATE="@$d +0000" "$@"
+	}
+	# as in the test above, linus has c by a side branch of commits
+	# dated decades before it, which the walk gives up on: it shows c
+	# as pulled.  d, on topic after c, is on that side branch too, so
+	# the clean diffstat lacks it and git request-pull's from c has it.
+	echo c >>a.c && git add a.c && dated 1500000000 git commit -q -m c &&
+	c=$(git rev-parse HEAD) &&
+	git checkout -q -b side &&
+	git checkout -q linus -- a.c && dated 100000000 git commit -q -m revert &&
+	sed -i 1s/1/one/ a.c && git add a.c &&
+	dated 100000001 git commit -q -m "d again" &&
+	for i in 1 2 3 4 5 6 7 8; do
+		echo "$i" >h.c && git add h.c &&
+		dated $((100000001 + i)) git commit -q -m "h$i" || return
+	done &&
+	git update-ref refs/heads/linus "$(dated 2000000000 git commit-tree \
+		-p HEAD -p linus -m "base again" "HEAD^{tree}")" &&
+	git checkout -q topic &&
+	sed -i 1s/1/one/ a.c && git add a.c && dated 1550000000 git commit -q -m d &&
+	echo t >t.c && git add t.c && dated 1600000000 git commit -q -m t &&
+	[ "$(git merge-base --all linus topic)" = "$c" ] &&
+	git rev-list --boundary linus..topic | grep -qx "$c" &&
+	publish_request &&
+	git fetch -q "$PUB" topic &&
+	run_traced --verify="$r" --no-fetch
+	expect_status 1
+	grep -A1 -x "verdict: messy: it is git request-pull's diffstat, from the merge base" \
+		"$BATS_TEST_TMPDIR/actual" | tail -n 1 | grep -qx "  ${c:0:12} c"
+	# no git log for the base's subject: the walk printed it
+	gits_run
+	printf '%s\n' diff diff mailinfo merge-base merge-tree rev-list rev-parse |
+		test_cmp - "$BATS_TEST_TMPDIR/gits"
+	expect_unchanged
+}
+
 @test "upstream applied one of the request's patches itself: messy from the one merge base, why said" {
 	sed -i 5s/5/five/ a.c && commit_all t1 &&
 	t1=$(git rev-parse HEAD) &&
