@@ -347,15 +347,26 @@ struct walk {
 
 #define WALK_INIT { STRBUF_INIT, STRVEC_INIT, 0, 0, 0, 0, STRBUF_INIT }
 
-static void walk_cmd(struct child_process *cp, const struct verifying *vf)
+static void walk_release(struct walk *w)
+{
+	strbuf_release(&w->out);
+	strvec_clear(&w->pulled);
+	strbuf_release(&w->tree);
+}
+
+/*
+ * The walk of the tip less what commit not has (the one walk: not is
+ * <upstream>); with ignore_missing, a tip that is not here walks none.
+ */
+static void walk_cmd(struct child_process *cp, const struct verifying *vf,
+		     const char *not, int ignore_missing)
 {
 	strvec_pushl(&cp->args, "rev-list", "--boundary", "--no-commit-header",
 		     "--format=%m%H %T %s", NULL);
-	/* the mail's: not here is the same as merged, told apart after */
-	if (!vf->tip.len)
+	if (ignore_missing)
 		strvec_push(&cp->args, "--ignore-missing");
 	strvec_push(&cp->args, "--end-of-options");
-	strvec_pushf(&cp->args, "^%s", vf->p.upstream.oid.buf);
+	strvec_pushf(&cp->args, "^%s", not);
 	if (vf->tip.len)
 		strvec_push(&cp->args, vf->tip.buf);
 	else
@@ -421,15 +432,32 @@ static const char *walk_subject(const struct walk *w, const char *id)
 
 /*
  * The tip, when the walk from the mail's "up to" commit showed none:
- * the commit git log -1 finds, merged already; 0, or -1 with
- * j->tip_missing when it is not here.
+ * merged already, or not here.  A second walk from that commit, of what
+ * the request's "since" commit lacks, gives it (its first commit), and
+ * meets "since" when that is its ancestor (the commits between them are
+ * shown): w->since_met, as if the first walk had.  git log -1 finds the
+ * tip where that walk cannot: no "since" (or an abbreviated one),
+ * "since" the tip, either not here.  0, or -1 with j->tip_missing when
+ * the tip is not here.
  */
-static int find_tip(struct verifying *vf, struct judgement *j)
+static int find_tip(struct verifying *vf, struct judgement *j, struct walk *w)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
+	struct walk from_since = WALK_INIT;
 	int rc;
 
+	if (is_oid(j->since.buf, j->since.len)) {
+		walk_cmd(&cp, vf, j->since.buf, 0);
+		cp.out = &from_since.out;
+		cp.no_stderr = 1;
+		if (!run_git(&cp))
+			walk_parse(j->since.buf, vf, &from_since);
+		w->since_met = from_since.since_met;
+		walk_release(&from_since);
+		if (vf->tip.len)
+			return 0;
+	}
 	fetch_local_commit_cmd(&cp, vf->want.buf, &out);
 	rc = commit_found(run_git(&cp), &out, &vf->tip, &vf->subject);
 	j->tip_missing = !!rc;
@@ -484,12 +512,13 @@ static int judge_merge(struct verifying *vf, struct judgement *j,
 
 	/* first the one walk: a merged tip needs no merge */
 	strbuf_add(&j->since, req->base.s, req->base.len);
-	walk_cmd(&log, vf);
+	/* the mail's tip: not here is the same as merged, told apart after */
+	walk_cmd(&log, vf, vf->p.upstream.oid.buf, !vf->tip.len);
 	log.out = &w->out;
 	if (run_or_fail(&log, "git rev-list", &j->why))
 		goto out;
 	walk_parse(j->since.buf, vf, w);
-	if (!vf->tip.len && find_tip(vf, j))
+	if (!vf->tip.len && find_tip(vf, j, w))
 		goto out;
 	/* <upstream> as resolved, and the tip: no second rev-parse */
 	p->head.name = vf->tip.buf;
@@ -695,9 +724,7 @@ void judge(struct verifying *vf, struct judgement *j)
 	if (j->verdict != FAILED)
 		strbuf_add(&vf->merged_tree, tree->buf, tree->len);
 out:
-	strbuf_release(&w.out);
-	strvec_clear(&w.pulled);
-	strbuf_release(&w.tree);
+	walk_release(&w);
 }
 
 void judgement_release(struct judgement *j)

@@ -133,13 +133,56 @@ gits_run() {
 	run_traced --verify="$r" --no-fetch
 	expect_status 1
 	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
-	# the walk (rev-list --boundary) finds it merged, log -1 names the
-	# tip; merge-base --is-ancestor is the request's "since" commit's,
-	# which that walk did not meet; core.quotePath, for the paths shown,
-	# comes with rev-parse's ids
+	# the walk (rev-list --boundary) finds it merged; a second one, from
+	# the request's "since" commit, names the tip and meets "since";
+	# core.quotePath, for the paths shown, comes with rev-parse's ids
 	gits_run
-	printf '%s\n' log mailinfo merge-base rev-list rev-parse |
+	printf '%s\n' mailinfo rev-list rev-list rev-parse |
 		test_cmp - "$BATS_TEST_TMPDIR/gits"
+}
+
+@test "--no-fetch, a merged tip and a 'since' commit here but not its ancestor: the second walk names the tip, merge-base says so" {
+	request_merged_upstream
+	other=$(git commit-tree -p linus~ -m other "linus~^{tree}")
+	sed -i "s/^The following changes since commit [0-9a-f]*:/The following changes since commit $other:/" "$r"
+	run_traced --verify="$r" --no-fetch
+	expect_status 1
+	grep -qx "note: the request's 'since' commit ${other:0:12} is not an ancestor of the tip" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "tip: $(git rev-parse HEAD^2) t1" "$BATS_TEST_TMPDIR/actual"
+	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
+	gits_run
+	printf '%s\n' mailinfo merge-base rev-list rev-list rev-parse |
+		test_cmp - "$BATS_TEST_TMPDIR/gits"
+	expect_unchanged
+}
+
+@test "--no-fetch, a merged tip and a 'since' given as an annotated tag's id: an ancestor all the same, no note" {
+	request_merged_upstream
+	git tag -a -m base base-tag linus~
+	since=$(git rev-parse base-tag)
+	sed -i "s/^The following changes since commit [0-9a-f]*:/The following changes since commit $since:/" "$r"
+	run_tool --verify="$r" --no-fetch
+	expect_status 1
+	! grep -q "^note: the request's 'since' commit" "$BATS_TEST_TMPDIR/actual" || return 1
+	grep -qx "tip: $(git rev-parse HEAD^2) t1" "$BATS_TEST_TMPDIR/actual"
+	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
+}
+
+@test "--no-fetch, a merged tip and a 'since' commit unknown here: git log names the tip, the note says so" {
+	request_merged_upstream
+	sed -i "s/^The following changes since commit [0-9a-f]*:/The following changes since commit $(printf '%040d' 1 | tr 0 e):/" "$r"
+	run_traced --verify="$r" --no-fetch
+	expect_status 1
+	grep -qx "note: the request's 'since' commit eeeeeeeeeeee is not in this repository" \
+		"$BATS_TEST_TMPDIR/actual"
+	grep -qx "tip: $(git rev-parse HEAD^2) t1" "$BATS_TEST_TMPDIR/actual"
+	grep -qx "verdict: differs: 'HEAD' already has all of it: the tip is merged" "$BATS_TEST_TMPDIR/actual"
+	# the second walk fails on "since": git log -1 and merge-base
+	gits_run
+	printf '%s\n' log mailinfo merge-base rev-list rev-list rev-parse |
+		test_cmp - "$BATS_TEST_TMPDIR/gits"
+	expect_unchanged
 }
 
 # matches_with_gits <git>...: topic fetched, --verify --no-fetch of its
