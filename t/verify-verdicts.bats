@@ -200,29 +200,40 @@ matches_with_gits() {
 	expect_unchanged
 }
 
-@test "a merge base that clock skew hides from git rev-list's walk: the clean diffstat is still the procedure's" {
-	# c, on topic, adds a line to a.c; linus has c, reverted by commits
-	# dated decades before it, and base merged again.  Ordered by date,
-	# git rev-list linus..topic gives up before it reaches c from linus:
-	# it shows c as pulled, with one boundary commit, base.  The merge
-	# base is c, and git merge takes the revert from linus.
-	dated() {
-		local d=$1
-		shift
-		GIT_AUTHOR_DATE="@$d +0000" GIT_COMMITTER_DATE="@$d +0000" "$@"
-	}
+# dated <seconds> <command>...: the command, its commits dated then.
+dated() {
+	local d=$1
+	shift
+	GIT_AUTHOR_DATE="@$d +0000" GIT_COMMITTER_DATE="@$d +0000" "$@"
+}
+
+# history_skewed [<command>...]: c, on topic, adds a line to a.c (its id
+# in $c); linus has c, reverted by commits dated decades before it (the
+# command's change one of them, when given), and base merged again.
+# Ordered by date, git rev-list linus..topic gives up before it reaches
+# c from linus: it shows c as pulled, with one boundary commit, base.
+# The merge base is c.  topic is checked out.
+history_skewed() {
 	echo c >>a.c && git add a.c && dated 1500000000 git commit -q -m c &&
 	c=$(git rev-parse HEAD) &&
 	git checkout -q -b side &&
 	git checkout -q linus -- a.c &&
 	dated 100000000 git commit -q -m revert &&
+	if [ $# -gt 0 ]; then
+		"$@" && git add -A && dated 100000000 git commit -q -m "$*"
+	fi &&
 	for i in 1 2 3 4 5 6 7 8; do
 		echo "$i" >h.c && git add h.c &&
 		dated $((100000000 + i)) git commit -q -m "h$i" || return
 	done &&
 	git update-ref refs/heads/linus "$(dated 2000000000 git commit-tree \
 		-p HEAD -p linus -m "base again" "HEAD^{tree}")" &&
-	git checkout -q topic &&
+	git checkout -q topic
+}
+
+@test "a merge base that clock skew hides from git rev-list's walk: the clean diffstat is still the procedure's" {
+	# git merge takes the revert from linus
+	history_skewed &&
 	echo t >t.c && git add t.c && dated 1600000000 git commit -q -m t &&
 	[ "$(git merge-base --all linus topic)" = "$c" ] &&
 	procedure_diffstat linus topic >"$BATS_TEST_TMPDIR/clean" &&
@@ -238,28 +249,9 @@ matches_with_gits() {
 }
 
 @test "--no-fetch, messy from a merge base that clock skew shows among the pulled commits: its subject from the walk, no git log" {
-	dated() {
-		local d=$1
-		shift
-		GIT_AUTHOR_DATE="@$d +0000" GIT_COMMITTER_DATE="@$d +0000" "$@"
-	}
-	# as in the test above, linus has c by a side branch of commits
-	# dated decades before it, which the walk gives up on: it shows c
-	# as pulled.  d, on topic after c, is on that side branch too, so
-	# the clean diffstat lacks it and git request-pull's from c has it.
-	echo c >>a.c && git add a.c && dated 1500000000 git commit -q -m c &&
-	c=$(git rev-parse HEAD) &&
-	git checkout -q -b side &&
-	git checkout -q linus -- a.c && dated 100000000 git commit -q -m revert &&
-	sed -i 1s/1/one/ a.c && git add a.c &&
-	dated 100000001 git commit -q -m "d again" &&
-	for i in 1 2 3 4 5 6 7 8; do
-		echo "$i" >h.c && git add h.c &&
-		dated $((100000001 + i)) git commit -q -m "h$i" || return
-	done &&
-	git update-ref refs/heads/linus "$(dated 2000000000 git commit-tree \
-		-p HEAD -p linus -m "base again" "HEAD^{tree}")" &&
-	git checkout -q topic &&
+	# d, on topic after c, is on linus's side branch too, so the clean
+	# diffstat lacks it and git request-pull's from c has it
+	history_skewed sed -i 1s/1/one/ a.c &&
 	sed -i 1s/1/one/ a.c && git add a.c && dated 1550000000 git commit -q -m d &&
 	echo t >t.c && git add t.c && dated 1600000000 git commit -q -m t &&
 	[ "$(git merge-base --all linus topic)" = "$c" ] &&
