@@ -1279,12 +1279,33 @@ out:
 	return err;
 }
 
+/*
+ * What an error after the header leaves: the header alone (the ids, the
+ * URL and ref, and the damage of the request's text), what the buffers
+ * the strings point into hold.
+ */
+static void keep_header(struct pullreq *req)
+{
+	struct pullreq header = {
+		.base = req->base, .url = req->url, .ref = req->ref,
+		.tip = req->tip, .damage = req->damage,
+		.owned_ = req->owned_, .nr_owned_ = req->nr_owned_,
+		.alloc_owned_ = req->alloc_owned_,
+	};
+
+	req->owned_ = NULL;
+	req->nr_owned_ = req->alloc_owned_ = 0;
+	pullreq_release(req);
+	*req = header;
+}
+
 const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 {
 	struct lines raw, L = { NULL, NULL, 0, 0 };
 	struct prefix pf = { 0, 0 };
 	const char *err = "out of memory", *at, *phrase;
 	size_t anchor, start, end, upto = 0, next = 0;
+	int header = 0;
 
 	memset(req, 0, sizeof(*req));
 	if (split_lines(len ? text : empty, len, &raw))
@@ -1301,13 +1322,17 @@ const char *pullreq_find(const char *text, size_t len, struct pullreq *req)
 	if (copy_request(&raw, start, end, &pf, req, &L))
 		goto out;
 	err = find_header(&L, req, &upto);
-	if (!err)
+	if (!err) {
+		header = 1;
 		err = find_diffstat(req, &L, upto);
+	}
 out:
 	free(raw.l);
 	free(L.l);
 	free(L.src);
-	if (err)
+	if (err && header)
+		keep_header(req);
+	else if (err)
 		pullreq_release(req);
 	req->next = next;
 	return err;

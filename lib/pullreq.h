@@ -183,8 +183,11 @@ struct pullreq {
 /*
  * Find the first pull request in len bytes of text into *req: NULL, or a
  * static sentence saying what is missing, such as "no 'The following
- * changes since commit' line", or "out of memory" (*req then empty but
- * for next).  The next one is found in text + req->next.
+ * changes since commit' line", or "out of memory".  *req is then empty
+ * but for next and, when what is missing comes after the "up to" line
+ * (a reply that quotes a request down to its tip), the header: base,
+ * url, ref, tip and damage.  The next one is found in text + req->next.
+ * pullreq_release() it either way.
  */
 const char *pullreq_find(const char *text, size_t len, struct pullreq *req);
 

@@ -723,7 +723,8 @@ bad_mbox() {
 @test "an mbox: a message that looks like a request but has none is an error line, counted; a plain reply is skipped" {
 	simple_request
 	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.1"
-	sed -e '/^----/,$d' -e 's/^/> /' "$r" |
+	# cut before its diffstat, not quoted: no reply's quote of message 1
+	sed -e '/^----/,$d' "$r" |
 		mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.2"
 	echo 'Thanks, pulled.' | mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.3"
 	mail_mbox "$r".[1-3] >"$r.mbox"
@@ -742,6 +743,9 @@ bad_mbox() {
 	run_tool_again --verify="$r.mbox" --allow-local --porcelain
 	expect_status 1
 	grep -qx 'summary 2 1 0 0 0 1' "$BATS_TEST_TMPDIR/actual"
+	# its records: the URL and ref its header names
+	sed -n '/^message 2$/,/^verdict /p' "$BATS_TEST_TMPDIR/actual" |
+		grep -x 'url .*\|ref .*' | test_cmp - <(printf '%s\n' "url $url" 'ref topic')
 	expect_unchanged
 }
 

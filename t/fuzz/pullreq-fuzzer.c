@@ -150,8 +150,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	err = pullreq_find(buf, size, &req);
 	if (err) {
-		if (req.block.nr_rows || req.block.row || req.base.len ||
-		    req.owned_)
+		/* the header alone, or nothing */
+		if (req.block.nr_rows || req.block.row || req.extra ||
+		    req.description.len || (req.url.len && !req.tip.len))
 			abort();
 	} else {
 		check_request(&req);
