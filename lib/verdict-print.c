@@ -178,6 +178,21 @@ void verdict_print_failure(struct strbuf *sb, const struct pullmsg *msg,
 	strbuf_addf(sb, "\nverdict %s\n", verdict_name[FAILED]);
 }
 
+void verdict_print_quote(struct strbuf *sb, const struct pullmsg *msg,
+			 size_t earlier, int porcelain)
+{
+	if (!porcelain) {
+		strbuf_addf(sb, "quotes the request of message %zu, "
+			    "checked there\n", earlier);
+		return;
+	}
+	strbuf_addf(sb, "message %zu\n", msg->number);
+	if (msg->nr_requests > 1)
+		strbuf_addf(sb, "part %zu %zu\n", msg->request,
+			    msg->nr_requests);
+	strbuf_addf(sb, "quotes %zu\n", earlier);
+}
+
 /*
  * git's --stat --summary text, for a person: each name of a row or a
  * summary line as quote_shown() shows it (with core.quotePath=false git

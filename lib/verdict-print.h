@@ -41,4 +41,12 @@ void verdict_print_damage(struct strbuf *sb, const struct pullreq *req,
 void verdict_print_failure(struct strbuf *sb, const struct pullmsg *msg,
 			   const struct strbuf *why, int porcelain);
 
+/*
+ * The report of a reply of an mbox that quotes the request of message
+ * earlier, which is checked there: "quotes the request of message
+ * <earlier>", or the records message, part and "quotes <earlier>".
+ */
+void verdict_print_quote(struct strbuf *sb, const struct pullmsg *msg,
+			 size_t earlier, int porcelain);
+
 #endif

@@ -20,6 +20,13 @@
 #define DEFAULT_FETCH_TIMEOUT 600
 #define DEFAULT_FETCH_STALL 60
 
+/*
+ * The requests remembered for the replies that quote them: a thread
+ * (what b4 mbox writes) keeps its replies near the request, and memory
+ * does not grow with the input.
+ */
+#define SEEN_REQUESTS 256
+
 /* A request of the input, on its way to its report. */
 struct request {
 	struct verifying vf;
@@ -31,6 +38,8 @@ struct request {
 	int fetching;			/* its fetch runs, as task */
 	size_t task;
 	int ready;			/* its tip is known, or why not */
+	size_t quotes;			/* the message whose request it
+					   quotes, checked there; or 0 */
 	struct pullmsg_list *message;	/* its message's, freed with its last */
 	struct request *next;		/* in the window */
 };
@@ -57,6 +66,12 @@ struct verifying_all {
 	int mbox;
 	size_t count[NR_VERDICTS];
 	int status;
+	/* the last SEEN_REQUESTS requests read: URL, ref, tip and base */
+	struct seen {
+		struct strbuf id;
+		size_t number;		/* its message's */
+	} seen[SEEN_REQUESTS];
+	size_t nr_seen, nr_quotes;
 	/* --in-order: <upstream> with the requests pulled so far merged */
 	struct strbuf chain, chain_tree;
 	struct pulled *pulled;
@@ -150,6 +165,10 @@ static void report_one(struct verifying_all *all, struct request *r,
 			strbuf_addf(sb, " (request %zu of %zu)", msg->request,
 				    msg->nr_requests);
 		strbuf_addch(sb, '\n');
+	}
+	if (r->quotes) {
+		verdict_print_quote(sb, msg, r->quotes, opts->porcelain);
+		return;
 	}
 	/* a person's notes go first; porcelain's in the records */
 	if (!opts->porcelain)
@@ -258,7 +277,7 @@ static void find_local_tip(struct verifying_all *all, struct request *r)
  * with its error.  Else its tip is looked up.
  */
 static struct request *new_request(struct verifying_all *all,
-				   const struct pullmsg *msg)
+				   const struct pullmsg *msg, size_t quotes)
 {
 	const struct options *opts = all->opts;
 	struct request *r = xmalloc(sizeof(*r));
@@ -279,7 +298,11 @@ static struct request *new_request(struct verifying_all *all,
 	strbuf_add(&r->vf.ref, msg->req.ref.s, msg->req.ref.len);
 	strbuf_add(&r->vf.want, msg->req.tip.s, msg->req.tip.len);
 	all->nr++;
-	if (msg->too_large)
+	if (quotes) {
+		r->quotes = quotes;
+		r->ready = 1;
+		all->nr_quotes++;
+	} else if (msg->too_large)
 		strbuf_addf(&r->fail, "message %zu is %s", msg->number,
 			    msg->error);
 	else if (msg->error)
@@ -293,16 +316,51 @@ static struct request *new_request(struct verifying_all *all,
 				&r->fetch.transport, &r->fail);
 	if (r->fail.len)
 		r->ready = 1;
-	else
+	else if (!r->ready)
 		find_local_tip(all, r);
 	return r;
+}
+
+/*
+ * The message whose request the request of msg quotes (a reply's "> ",
+ * or indented as a whole), saying what it said (the same URL, ref, tip
+ * and base), among the last SEEN_REQUESTS requests read; 0 for none.
+ * A quote that stops at the tip (msg has an error) is one too.  That
+ * request is checked, its quote is not.  A request is remembered.
+ */
+static size_t quotes_earlier(struct verifying_all *all,
+			     const struct pullmsg *msg)
+{
+	const struct pullreq *req = &msg->req;
+	struct strbuf id = STRBUF_INIT;
+	size_t i, found = 0;
+
+	if (!req->tip.len)
+		return 0;
+	strbuf_addf(&id, "%.*s\n%.*s\n%.*s\n%.*s", (int)req->url.len,
+		    req->url.s, (int)req->ref.len, req->ref.s,
+		    (int)req->tip.len, req->tip.s, (int)req->base.len,
+		    req->base.s);
+	for (i = 0; i < all->nr_seen && i < SEEN_REQUESTS && !found; i++)
+		if (!strcmp(all->seen[i].id.buf, id.buf))
+			found = all->seen[i].number;
+	if (!found && !msg->error) {
+		i = all->nr_seen++ % SEEN_REQUESTS;
+		strbuf_release(&all->seen[i].id);
+		all->seen[i].id = id;
+		all->seen[i].number = msg->number;
+		return 0;
+	}
+	strbuf_release(&id);
+	return req->damage & PULLREQ_QUOTED ? found : 0;
 }
 
 /*
  * Read the next message into the window, its requests gated and their
  * tips looked up, and report what is ready: 0 when no message is left.
  * One message that cannot be read, or in which no request is, is
- * fatal; a reply in an mbox is skipped.
+ * fatal; in an mbox, a reply is skipped, and so is a request quoted
+ * from an earlier message (quotes_earlier()).
  */
 static int read_next(struct verifying_all *all)
 {
@@ -329,7 +387,8 @@ static int read_next(struct verifying_all *all)
 		/* a request that cannot be read is one to report, not to skip */
 		if (msg->msg[i].error && !msg->msg[i].telltale)
 			continue;
-		last = new_request(all, &msg->msg[i]);
+		last = new_request(all, &msg->msg[i],
+				   quotes_earlier(all, &msg->msg[i]));
 		*all->tail = last;
 		all->tail = &last->next;
 	}
@@ -477,23 +536,25 @@ static void start(struct verifying_all *all, const struct options *opts)
 static void finish(struct verifying_all *all)
 {
 	const struct options *opts = all->opts;
-	size_t i;
+	size_t i, nr = all->nr - all->nr_quotes;	/* a quote is none */
 
 	stop_progress(&all->progress);
-	if (!all->nr)
+	if (!nr)
 		die("no pull request in any of the %zu messages",
 		    all->in.number);
 	if (opts->porcelain)
-		printf("summary %zu %zu %zu %zu %zu %zu\n", all->nr,
+		printf("summary %zu %zu %zu %zu %zu %zu\n", nr,
 		       all->count[MATCHES], all->count[MESSY],
 		       all->count[DIFFERS], all->count[CONFLICTS],
 		       all->count[FAILED]);
 	else if (all->mbox)
 		printf("\n%zu pull request%s: matches %zu, messy %zu, "
-		       "differs %zu, conflicts %zu, errors %zu\n", all->nr,
-		       all->nr == 1 ? "" : "s", all->count[MATCHES],
+		       "differs %zu, conflicts %zu, errors %zu\n", nr,
+		       nr == 1 ? "" : "s", all->count[MATCHES],
 		       all->count[MESSY], all->count[DIFFERS],
 		       all->count[CONFLICTS], all->count[FAILED]);
+	for (i = 0; i < SEEN_REQUESTS; i++)
+		strbuf_release(&all->seen[i].id);
 	for (i = 0; i < all->nr_pulled; i++)
 		free((char *)all->pulled[i].tip);
 	free(all->pulled);

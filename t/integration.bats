@@ -124,7 +124,7 @@ mbox_of() {
 	mail_mbox "$@"
 }
 
-@test "b4 mbox reading a local mbox, piped to --verify: the thread's request checked, and the reply that quotes it whole" {
+@test "b4 mbox reading a local mbox, piped to --verify: the thread's request checked, the reply that quotes it whole said to quote it" {
 	needs b4 b4
 	sent_request
 	sed 's/^/> /' "$BATS_TEST_TMPDIR/request" |
@@ -139,17 +139,17 @@ mbox_of() {
 		"$BATS_TEST_TMPDIR/inbox" "$BATS_TEST_TMPDIR/thread"
 	expect_status 1
 	# what b4 gave is the thread, as an mbox (tee kept it, a second b4
-	# costing a second of CPU): a report of the request, one of the
-	# reply that quotes it whole, and the summary
+	# costing a second of CPU): a report of the request, a line that
+	# says the reply quotes it, and the summary
 	[ "$(grep -c '^Message-Id: ' "$BATS_TEST_TMPDIR/thread")" -eq 2 ]
 	expect_report <"$BATS_TEST_TMPDIR/thread"
 	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
 	sed -n '1p;$p' "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/ends"
 	test_cmp - "$BATS_TEST_TMPDIR/ends" <<-EOF
 	message 1: [GIT PULL] topic
-	2 pull requests: matches 0, messy 2, differs 0, conflicts 0, errors 0
+	1 pull request: matches 0, messy 1, differs 0, conflicts 0, errors 0
 	EOF
-	grep -qx 'note: the request is quoted or indented' "$BATS_TEST_TMPDIR/actual"
+	grep -qx 'quotes the request of message 1, checked there' "$BATS_TEST_TMPDIR/actual"
 	reads_in_a_pager
 	expect_unchanged
 }

@@ -844,6 +844,77 @@ both_match() {
 	expect_unchanged
 }
 
+@test "an mbox of a request and a reply that quotes it whole: the reply says it quotes it, not checked again nor counted" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.1"
+	{ echo 'Pulled, thanks.'; echo; sed 's/^/> /' "$r"; } |
+		mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.2"
+	echo 'Pulled, thanks.' |
+		mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.plain"
+	mail_mbox "$r.1" "$r.2" >"$r.thread"
+	mail_mbox "$r.1" "$r.plain" >"$r.plain-thread"
+	receiver
+	run_tool --verify="$r.plain-thread" --allow-local
+	expect_status 0
+	# the report of message 1 as beside a plain reply, then a line for
+	# the reply that quotes it; the summary is the same
+	head -n -2 "$BATS_TEST_TMPDIR/actual" >"$BATS_TEST_TMPDIR/expect"
+	cat >>"$BATS_TEST_TMPDIR/expect" <<-EOF
+
+	message 2: Re: [GIT PULL] topic
+	quotes the request of message 1, checked there
+
+	1 pull request: matches 1, messy 0, differs 0, conflicts 0, errors 0
+	EOF
+	run_tool_again --verify="$r.thread" --allow-local
+	expect_status 0
+	test_cmp "$BATS_TEST_TMPDIR/expect" "$BATS_TEST_TMPDIR/actual"
+	grep -c '^fetched: ' "$BATS_TEST_TMPDIR/actual" | test_cmp - <(echo 1)
+	run_tool_again --verify="$r.thread" --allow-local --porcelain
+	expect_status 0
+	sed -n '/^message 2$/,$p' "$BATS_TEST_TMPDIR/actual" | test_cmp - <(
+		printf '%s\n' 'message 2' 'quotes 1' 'summary 1 1 0 0 0 0')
+	expect_unchanged
+}
+
+@test "an mbox of a request and a reply that quotes it down to its tip: the reply says it quotes it, no error" {
+	simple_request
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.1"
+	{ sed -n '/^The following changes/,/^for you to fetch/p' "$r" |
+		sed 's/^/> /'; echo; echo 'Pulled, thanks.'; } |
+		mail_message 7bit 'Subject: Re: [GIT PULL] topic' >"$r.2"
+	cp "$r.2" "$r.2-alone"
+	mail_mbox "$r.1" "$r.2" >"$r.thread"
+	receiver
+	run_tool --verify="$r.thread" --allow-local
+	expect_status 0
+	sed -n '/^message 2: /,$p' "$BATS_TEST_TMPDIR/actual" | test_cmp - <(
+		printf '%s\n' "message 2: Re: [GIT PULL] topic" \
+		"quotes the request of message 1, checked there" "" \
+		"1 pull request: matches 1, messy 0, differs 0, conflicts 0, errors 0")
+	# alone, that reply holds no request to verify
+	run_tool_again --verify="$r.2-alone" --allow-local
+	expect_status 128
+	expect_stderr <<<"fatal: no pull request in the message: no diffstat (no ' N files changed' line)"
+	expect_unchanged
+}
+
+@test "a request quoted before the message that holds it: both checked; only a quote of an earlier request is not" {
+	simple_request
+	sed 's/^/> /' "$r" | mail_message 7bit 'Subject: Fwd: [GIT PULL] topic' >"$r.1"
+	mail_message 7bit 'Subject: [GIT PULL] topic' <"$r" >"$r.2"
+	mail_mbox "$r.1" "$r.2" >"$r.mbox"
+	receiver
+	run_tool --verify="$r.mbox" --allow-local
+	expect_status 0
+	verdicts | test_cmp - <(printf '%s\n' \
+		"message 1: Fwd: [GIT PULL] topic" "verdict: matches" \
+		"message 2: [GIT PULL] topic" "verdict: matches" \
+		"2 pull requests: matches 2, messy 0, differs 0, conflicts 0, errors 0")
+	[ "$(grep -cx 'note: the request is quoted or indented' "$BATS_TEST_TMPDIR/actual")" -eq 1 ]
+	expect_unchanged
+}
+
 @test "a diffstat cut short by a ' ...' row: the report says it is cut" {
 	simple_request
 	perl -pe 'if (/^ \S.* \| / && ++$n > 1) { $_ = $n == 2 ? " ...\n" : "" }' "$r" >"$r.cut"
